@@ -1,0 +1,31 @@
+/**
+ * Base of every error the domain raises. A DomainError knows nothing about HTTP: it carries a stable
+ * code (mapped to a status in src/http/error-status.table.ts, the only place that does so), a message
+ * that already names the correction, and optional headers the transport must add (Retry-After, Allow…).
+ */
+export type ErrorCode =
+  | 'bad_request'
+  | 'forbidden'
+  | 'route_not_found'
+  | 'note_not_found'
+  | 'method_not_allowed'
+  | 'body_timeout'
+  | 'conflict'
+  | 'body_too_large'
+  | 'duplicate'
+  | 'rate_limited'
+  | 'headers_too_large'
+  | 'log_conflict'
+  | 'log_unavailable'
+  | 'log_corrupted';
+
+export class DomainError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly headers: Readonly<Record<string, string>> = {},
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}

@@ -1,0 +1,45 @@
+import { BadRequestError } from './errors/bad-request.error';
+import { pyRepr } from './py-repr';
+
+/** Rooms, nicknames, note namespaces and keys all follow one grammar (spec: Name grammar). */
+export const NAME_PATTERN = /^[a-z0-9][a-z0-9_-]{0,47}$/;
+export const NAME_PATTERN_SOURCE = '^[a-z0-9][a-z0-9_-]{0,47}$';
+
+export function isValidName(name: string): boolean {
+  return NAME_PATTERN.test(name);
+}
+
+/** Throws the contract's 400 (§3.1) naming the bad name and the usual causes. */
+export function assertName(name: string): void {
+  if (!NAME_PATTERN.test(name)) throw badName(name);
+}
+
+export function badName(name: string): BadRequestError {
+  return new BadRequestError(
+    `bad name ${pyRepr(name)}: names must match ${NAME_PATTERN_SOURCE} (1-48 characters: lowercase ` +
+      `a-z, digits, '_' and '-', starting with a letter or digit). Usual causes: uppercase letters, a ` +
+      `space, a dot or slash, an empty path segment, or more than 48 characters. Only the <text> and ` +
+      `<value> segments are free-form.`,
+  );
+}
+
+export type RoomClass = 'p' | 'mb' | 'd' | 'e';
+const CLASS_PREFIXES: ReadonlySet<string> = new Set(['p', 'mb', 'd', 'e']);
+
+/**
+ * Classes compose by prefix (§3.2): every dash-separated segment except the last is examined from
+ * the left while it is a class name. `mb-p-x` → {mb, p}; `x-mb-y` → {}; `e-p` → {e}.
+ */
+export function nameClasses(name: string): ReadonlySet<RoomClass> {
+  const segments = name.split('-');
+  const classes = new Set<RoomClass>();
+  for (let i = 0; i < segments.length - 1; i++) {
+    if (!CLASS_PREFIXES.has(segments[i])) break;
+    classes.add(segments[i] as RoomClass);
+  }
+  return classes;
+}
+
+export function hasClass(name: string, cls: RoomClass): boolean {
+  return nameClasses(name).has(cls);
+}

@@ -1,0 +1,36 @@
+import { AppConfig } from './app-config';
+
+type Kind = 'int' | 'number' | 'string' | 'fsync';
+
+/** One environment variable and the AppConfig field it sets. The only table of env names. */
+export interface Knob {
+  readonly env: string;
+  readonly field: keyof AppConfig;
+  readonly kind: Kind;
+}
+
+export const KNOBS: readonly Knob[] = [
+  { env: 'PORT', field: 'port', kind: 'int' },
+  { env: 'HOST', field: 'host', kind: 'string' },
+  { env: 'CHAT_ROOT', field: 'root', kind: 'string' },
+  { env: 'CHAT_FSYNC', field: 'fsync', kind: 'fsync' },
+  { env: 'CHAT_FSYNC_INTERVAL_MS', field: 'fsyncIntervalMs', kind: 'int' },
+  { env: 'CHAT_LOG_SEGMENT_BYTES', field: 'logSegmentBytes', kind: 'int' },
+  { env: 'CHAT_LOG_RETENTION', field: 'logRetention', kind: 'string' },
+  { env: 'CHAT_CHECKPOINT_SECONDS', field: 'checkpointSeconds', kind: 'number' },
+  { env: 'CHAT_CHECKPOINT_EVENTS', field: 'checkpointEvents', kind: 'int' },
+  { env: 'CHAT_CHECKPOINTS_KEEP', field: 'checkpointsKeep', kind: 'int' },
+  { env: 'CHAT_MAX_WAIT', field: 'maxWait', kind: 'number' },
+  { env: 'CHAT_EPHEMERAL_TTL_SECONDS', field: 'ephemeralTtlSeconds', kind: 'int' },
+  { env: 'CHAT_STILLBORN_SECONDS', field: 'stillbornSeconds', kind: 'int' },
+  { env: 'CHAT_RETENTION_SECONDS', field: 'retentionSeconds', kind: 'int' },
+  { env: 'CHAT_REAP_EVERY_SECONDS', field: 'reapEverySeconds', kind: 'number' },
+  { env: 'CHAT_MAX_ROOMS', field: 'maxRooms', kind: 'int' },
+  { env: 'CHAT_RING_BYTES', field: 'ringBytes', kind: 'int' },
+  { env: 'CHAT_ROOM_BYTES_TOTAL', field: 'roomBytesTotal', kind: 'int' },
+  { env: 'CHAT_HOT_TAIL_MB', field: 'hotTailMb', kind: 'int' },
+  { env: 'CHAT_EDGE_CACHE_SECONDS', field: 'edgeCacheSeconds', kind: 'int' },
+  { env: 'CHAT_SHUTDOWN_GRACE_MS', field: 'shutdownGraceMs', kind: 'int' },
+  { env: 'CHAT_LOG_LEVEL', field: 'logLevel', kind: 'string' },
+  { env: 'CHAT_PUBLIC_URL', field: 'publicUrl', kind: 'string' },
+];

@@ -1,0 +1,61 @@
+import { plainToInstance } from 'class-transformer';
+import { validateSync } from 'class-validator';
+import { AppConfig } from './app-config';
+import { KNOBS, Knob } from './config-knobs';
+
+/** Raised at boot with every invalid knob in one message. */
+export class ConfigError extends Error {}
+
+const FSYNC_ALIASES: Record<string, string> = {
+  '1': 'always',
+  true: 'always',
+  yes: 'always',
+  on: 'always',
+  '0': 'none',
+  false: 'none',
+  no: 'none',
+  off: 'none',
+};
+
+function convert(knob: Knob, raw: string): unknown {
+  const text = raw.trim();
+  switch (knob.kind) {
+    case 'int':
+      return /^-?\d+$/.test(text) ? Number(text) : text;
+    case 'number':
+      return text !== '' && Number.isFinite(Number(text)) ? Number(text) : text;
+    case 'fsync':
+      return FSYNC_ALIASES[text.toLowerCase()] ?? text.toLowerCase();
+    case 'string':
+      return text;
+  }
+}
+
+/**
+ * Reads the environment once into a frozen, validated AppConfig. The only reader of process.env is
+ * the caller that passes it in (main.ts); tests pass plain objects.
+ */
+export function loadConfig(env: Readonly<Record<string, string | undefined>>): Readonly<AppConfig> {
+  const plain: Record<string, unknown> = {};
+  for (const knob of KNOBS) {
+    const raw = env[knob.env];
+    if (raw !== undefined && raw !== '') plain[knob.field] = convert(knob, raw);
+  }
+  return buildConfig(plain as Partial<AppConfig>);
+}
+
+/** Validates overrides on top of the defaults (tests use this directly). */
+export function buildConfig(overrides: Partial<AppConfig>): Readonly<AppConfig> {
+  const config = Object.assign(new AppConfig(), plainToInstance(AppConfig, overrides));
+  const errors = validateSync(config, { forbidUnknownValues: true });
+  if (errors.length > 0) {
+    const byField = new Map(KNOBS.map((k) => [k.field as string, k.env]));
+    const lines = errors.map(
+      (e) => `${byField.get(e.property) ?? e.property}=${String(e.value)}: ${Object.values(e.constraints ?? {}).join('; ')}`,
+    );
+    throw new ConfigError(`invalid configuration:\n  ${lines.join('\n  ')}`);
+  }
+  // The reference clamps the stillborn window to whole hours.
+  config.stillbornSeconds = Math.floor(config.stillbornSeconds / 3600) * 3600;
+  return Object.freeze(config);
+}

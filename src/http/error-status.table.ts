@@ -1,0 +1,22 @@
+import { ErrorCode } from '../common/domain-error';
+
+/**
+ * The one mapping from domain error codes to HTTP statuses. README's error table is checked against
+ * this object by test/unit/http/error-status.table.spec.ts, so a new code cannot go undocumented.
+ */
+export const ERROR_STATUS: Readonly<Record<ErrorCode, number>> = {
+  bad_request: 400,
+  forbidden: 403,
+  route_not_found: 404,
+  note_not_found: 404,
+  method_not_allowed: 405,
+  body_timeout: 408,
+  conflict: 409,
+  body_too_large: 413,
+  duplicate: 422,
+  rate_limited: 429,
+  headers_too_large: 431,
+  log_conflict: 503,
+  log_unavailable: 503,
+  log_corrupted: 503,
+};

@@ -1,0 +1,78 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Inject, Logger } from '@nestjs/common';
+import { FastifyReply, FastifyRequest } from 'fastify';
+import { AppConfig } from '../config/app-config';
+import { APP_CONFIG } from '../config/config.tokens';
+import { DomainError } from '../common/domain-error';
+import { ERROR_STATUS } from './error-status.table';
+import { methodNotAllowedText, routeMapText } from './render/route-map.text';
+import { Replies } from './reply';
+import { resolveUnmatched } from './routes/route-resolution';
+import { requestPath } from './url/decode-path';
+
+interface FastifyLikeError {
+  readonly statusCode?: number;
+  readonly code?: string;
+  readonly message: string;
+}
+
+/**
+ * Turns every failure into a text/plain reply that starts with its status (contract §14), even when
+ * the caller asked for JSON. Domain errors get their status from ERROR_STATUS; an unmatched route
+ * becomes a 405, a trailing-slash 307 or the 404 route map; anything unexpected is logged and
+ * answered 500 without internals.
+ */
+@Catch()
+export class HttpErrorFilter implements ExceptionFilter {
+  private readonly logger = new Logger('HttpErrorFilter');
+  private readonly replies: Replies;
+
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
+    this.replies = new Replies(0);
+  }
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    const reply = http.getResponse<FastifyReply>();
+    const request = http.getRequest<FastifyRequest>();
+    if (reply.sent) return;
+    if (exception instanceof DomainError) {
+      if (exception.code === 'route_not_found') return this.notFound(reply);
+      for (const [name, value] of Object.entries(exception.headers)) reply.header(name, value);
+      const status = ERROR_STATUS[exception.code];
+      if (status >= 500) this.logger.error(exception.message);
+      return this.replies.text(reply, `${status} ${exception.message}`, 'no-store', status);
+    }
+    if (exception instanceof HttpException && exception.getStatus() === 404) {
+      return this.unmatched(request, reply);
+    }
+    const error = exception as FastifyLikeError;
+    if (typeof error?.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {
+      return this.replies.text(reply, `${error.statusCode} ${error.message}`, 'no-store', error.statusCode);
+    }
+    this.logger.error(exception instanceof Error ? (exception.stack ?? exception.message) : String(exception));
+    this.replies.text(reply, '500 internal error: the server failed; nothing was changed by this request.', 'no-store', 500);
+  }
+
+  private unmatched(request: FastifyRequest, reply: FastifyReply): void {
+    const path = requestPath(request.raw.url ?? request.url);
+    const resolution = resolveUnmatched(request.method, path);
+    switch (resolution.kind) {
+      case 'method_not_allowed':
+        reply.header('allow', resolution.allow.join(', '));
+        return this.replies.text(reply, methodNotAllowedText(request.method, resolution.allow), 'no-store', 405);
+      case 'redirect': {
+        const url = request.raw.url ?? request.url;
+        const q = url.indexOf('?');
+        const query = q < 0 ? '' : url.slice(q);
+        reply.header('location', encodeURI(resolution.path) + query);
+        return this.replies.text(reply, `307 moved: ${resolution.path}`, 'no-store', 307);
+      }
+      case 'not_found':
+        return this.notFound(reply);
+    }
+  }
+
+  private notFound(reply: FastifyReply): void {
+    this.replies.text(reply, routeMapText(this.config.maxWait), 'no-store', 404);
+  }
+}

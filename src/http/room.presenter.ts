@@ -1,0 +1,43 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { FastifyReply } from 'fastify';
+import { AppConfig } from '../config/app-config';
+import { APP_CONFIG } from '../config/config.tokens';
+import { RoomView } from '../rooms/model/room-view';
+import { RoomExport } from '../rooms/room-export.service';
+import { renderRoomJson } from './render/room-json.renderer';
+import { renderRoomText } from './render/room-text.renderer';
+import { Replies } from './reply';
+
+/** Chooses the representation of room replies (text or JSON, cache policy) and writes them. */
+@Injectable()
+export class RoomPresenter {
+  private readonly replies: Replies;
+
+  constructor(@Inject(APP_CONFIG) config: AppConfig) {
+    this.replies = new Replies(config.edgeCacheSeconds);
+  }
+
+  /** A read: shareable at the edge unless it long-polled (contract §1.4). */
+  read(reply: FastifyReply, view: RoomView, json: boolean, waited: boolean): void {
+    const cache = waited ? 'no-store' : 'shareable';
+    if (json) this.replies.json(reply, renderRoomJson(view), cache);
+    else this.replies.text(reply, renderRoomText(view), cache);
+  }
+
+  /** A write reply: the room after the append; JSON adds the stored record as `posted` (§8.4). */
+  written(reply: FastifyReply, view: RoomView, posted: string, json: boolean): void {
+    if (json) this.replies.json(reply, renderRoomJson(view, posted));
+    else this.replies.text(reply, renderRoomText(view));
+  }
+
+  export(reply: FastifyReply, exported: RoomExport): void {
+    reply
+      .code(200)
+      .header('content-type', 'application/x-ndjson; charset=utf-8')
+      .header('x-room-generation', String(exported.generation))
+      .header('cache-control', 'no-store')
+      .header('x-content-type-options', 'nosniff')
+      .header('x-robots-tag', 'noindex')
+      .send(exported.body ?? '');
+  }
+}

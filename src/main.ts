@@ -1,0 +1,17 @@
+import 'reflect-metadata';
+import { Logger } from '@nestjs/common';
+import { createApp } from './app.factory';
+import { loadConfig } from './config/load-config';
+
+async function bootstrap(): Promise<void> {
+  // eslint-disable-next-line no-restricted-properties -- the one place the environment is read
+  const config = loadConfig(process.env);
+  const app = await createApp({ config });
+  await app.listen({ port: config.port, host: config.host });
+  new Logger('Main').log(`listening on http://${config.host}:${config.port} (data in ${config.root})`);
+}
+
+bootstrap().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,61 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { EventLog } from '../log/event-log';
+import { EVENT_LOG } from '../log/log.tokens';
+import { RingFileStore } from '../rooms/ring/ring-file-store';
+import { CheckpointStore } from './checkpoint-store';
+import { Projection } from './projection';
+
+/** The data directory does not hold a state this build can recover to. */
+export class RecoveryError extends Error {}
+
+/**
+ * Start-up recovery of the read models: load the newest intact checkpoint, cut every ring file it
+ * names back to the length it recorded (bytes past it were written after the checkpoint and will be
+ * written again by replay), and delete ring files no kept checkpoint names. Returns the log offset
+ * replay starts from.
+ */
+@Injectable()
+export class CheckpointRecovery {
+  private readonly logger = new Logger('CheckpointRecovery');
+
+  constructor(
+    @Inject(EVENT_LOG) private readonly log: EventLog,
+    private readonly checkpoints: CheckpointStore,
+    private readonly files: RingFileStore,
+  ) {}
+
+  restore(projections: readonly Projection[]): number {
+    this.checkpoints.removeTemporaries();
+    const all = this.checkpoints.readAll();
+    const newest = all[0];
+    const from = newest?.offset ?? 0;
+    if (this.log.firstOffset() > from) {
+      throw new RecoveryError(
+        `the log starts at offset ${this.log.firstOffset()} but the newest usable checkpoint is at ${from}: ` +
+          `restore the missing checkpoint or log segments from backup`,
+      );
+    }
+    if (this.log.committedHead() < from) {
+      throw new RecoveryError(
+        `the checkpoint at offset ${from} is ahead of the log (head ${this.log.committedHead()}): the log lost ` +
+          `records a checkpoint already covered; restore the log from backup`,
+      );
+    }
+    const trusted = new Set(all.flatMap((checkpoint) => Object.keys(checkpoint.files)));
+    for (const [file, length] of Object.entries(newest?.files ?? {})) {
+      const size = this.files.size(file);
+      if (size < length) {
+        throw new RecoveryError(`ring file ${file} holds ${size} bytes, the checkpoint at ${from} needs ${length}`);
+      }
+      this.files.truncate(file, length);
+    }
+    for (const file of this.files.list()) if (!trusted.has(file)) this.files.delete(file);
+    for (const projection of projections) {
+      if (newest && newest.projections[projection.name] !== undefined) {
+        projection.restore(newest.projections[projection.name]);
+      }
+    }
+    this.logger.log(newest ? `restored checkpoint at offset ${from}` : 'no checkpoint: replaying the whole log');
+    return from;
+  }
+}

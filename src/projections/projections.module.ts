@@ -1,0 +1,66 @@
+import { Global, Inject, Module, OnApplicationBootstrap, OnApplicationShutdown, BeforeApplicationShutdown } from '@nestjs/common';
+import { AppConfig } from '../config/app-config';
+import { APP_CONFIG } from '../config/config.tokens';
+import { EventLog } from '../log/event-log';
+import { EVENT_LOG } from '../log/log.tokens';
+import { RingFileStore } from '../rooms/ring/ring-file-store';
+import { TailCache } from '../rooms/ring/tail-cache';
+import { RoomsProjection } from '../rooms/rooms.projection';
+import { ChangeNotifier } from './change-notifier';
+import { CheckpointRecovery } from './checkpoint-recovery';
+import { CheckpointStore } from './checkpoint-store';
+import { CheckpointService } from './checkpoint.service';
+import { PROJECTIONS } from './projection';
+import { ProjectionRunner } from './projection-runner';
+
+/**
+ * Read models and their upkeep: every projection, the runner that feeds them from the log, the
+ * checkpoints that bound replay. Global because every feature reads some read model.
+ */
+@Global()
+@Module({
+  providers: [
+    { provide: RingFileStore, inject: [APP_CONFIG], useFactory: (c: AppConfig) => new RingFileStore(c.root) },
+    { provide: TailCache, inject: [APP_CONFIG], useFactory: (c: AppConfig) => new TailCache(c.hotTailMb * 1024 * 1024) },
+    { provide: CheckpointStore, inject: [APP_CONFIG], useFactory: (c: AppConfig) => new CheckpointStore(c.root) },
+    RoomsProjection,
+    { provide: PROJECTIONS, inject: [RoomsProjection], useFactory: (rooms: RoomsProjection) => [rooms] },
+    ChangeNotifier,
+    CheckpointRecovery,
+    ProjectionRunner,
+    CheckpointService,
+  ],
+  exports: [RingFileStore, TailCache, RoomsProjection, ChangeNotifier, ProjectionRunner, CheckpointService],
+})
+export class ProjectionsModule implements OnApplicationBootstrap, BeforeApplicationShutdown, OnApplicationShutdown {
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(EVENT_LOG) private readonly log: EventLog,
+    private readonly runner: ProjectionRunner,
+    private readonly checkpoints: CheckpointService,
+    private readonly notifier: ChangeNotifier,
+    private readonly files: RingFileStore,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.runner.start();
+    this.timer = setInterval(() => void this.checkpoints.take(), this.config.checkpointSeconds * 1000);
+    this.timer.unref();
+  }
+
+  /** Long-polls answer at once so the HTTP server can drain. */
+  beforeApplicationShutdown(): void {
+    this.notifier.releaseAll();
+  }
+
+  /** After the server stopped taking requests: checkpoint, then close the log (flush + fsync). */
+  async onApplicationShutdown(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.runner.stop();
+    await this.checkpoints.take();
+    await this.log.close();
+    this.files.close();
+  }
+}

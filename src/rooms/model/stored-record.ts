@@ -1,0 +1,60 @@
+import { parseTimestampMs } from '../../common/timestamp';
+
+/**
+ * One stored message as the read side keeps it: the exact JSON line (what JSON replies and export
+ * emit, never re-serialised) plus the fields the text view and the read rules need.
+ */
+export interface StoredRecord {
+  readonly seq: number;
+  readonly ts: string;
+  /** ms since the epoch, or null when `ts` is in no known form (the e- expiry check treats it as expired). */
+  readonly tsMs: number | null;
+  readonly from: string;
+  readonly text: string;
+  /** The stored line without its terminating newline. */
+  readonly line: string;
+  /** UTF-8 bytes the line occupies in the ring file, newline included. */
+  readonly bytes: number;
+}
+
+/** The stored JSON line of an unsigned message or announcement, keys in the contract's order (§6.1). */
+export function unsignedRecordLine(seq: number, ts: string, from: string, text: string): string {
+  return `{"seq":${seq},"ts":${JSON.stringify(ts)},"from":${JSON.stringify(from)},"text":${JSON.stringify(text)}}`;
+}
+
+/** The stored line of a signed message (0.11.0+ layout): nonce as an unquoted integer, then sig. */
+export function signedRecordLine(
+  seq: number,
+  ts: string,
+  did: string,
+  text: string,
+  nonceDigits: string,
+  sig: string,
+): string {
+  return (
+    `{"seq":${seq},"ts":${JSON.stringify(ts)},"from":${JSON.stringify(did)},"text":${JSON.stringify(text)},` +
+    `"nonce":${nonceDigits},"sig":${JSON.stringify(sig)}}`
+  );
+}
+
+/** Parses a stored line; null for anything unparsable (every reader skips such lines, §6.1). */
+export function parseRecordLine(line: string): StoredRecord | null {
+  let value: { seq?: unknown; ts?: unknown; from?: unknown; text?: unknown };
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return null;
+  }
+  if (value === null || typeof value !== 'object') return null;
+  const { seq, ts, from, text } = value;
+  if (typeof seq !== 'number' || !Number.isSafeInteger(seq) || typeof ts !== 'string') return null;
+  return {
+    seq,
+    ts,
+    tsMs: parseTimestampMs(ts),
+    from: typeof from === 'string' ? from : String(from),
+    text: typeof text === 'string' ? text : String(text),
+    line,
+    bytes: Buffer.byteLength(line, 'utf8') + 1,
+  };
+}

@@ -1,0 +1,88 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { closeSync, createReadStream, fstatSync, openSync, readSync } from 'node:fs';
+import { Readable } from 'node:stream';
+import { AppConfig } from '../config/app-config';
+import { APP_CONFIG } from '../config/config.tokens';
+import { Clock } from '../common/clock';
+import { assertName, hasClass } from '../common/names';
+import { parseRecordLine } from './model/stored-record';
+import { RingFileStore } from './ring/ring-file-store';
+import { RoomsProjection } from './rooms.projection';
+
+export interface RoomExport {
+  readonly generation: number;
+  /** The ring bytes, or null for a room that does not exist (an empty body). */
+  readonly body: Readable | null;
+}
+
+const CHUNK = 64 * 1024;
+
+/**
+ * GET /r/{room}/export (contract §6.2): the ring file's bytes exactly as stored, from an fd opened
+ * before anything else can happen, cut back to the last complete line. Compaction writes a new file,
+ * so the open fd keeps reading the snapshot. `e-` rooms start at the first readable, unexpired line.
+ */
+@Injectable()
+export class RoomExportService {
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly rooms: RoomsProjection,
+    private readonly files: RingFileStore,
+    private readonly clock: Clock,
+  ) {}
+
+  open(room: string): RoomExport {
+    assertName(room);
+    const meta = this.rooms.meta(room);
+    const generation = meta?.generation ?? 0;
+    if (meta === undefined || !meta.exists) return { generation, body: null };
+    const fd = openSync(this.files.path(meta.file), 'r');
+    try {
+      const end = lastCompleteLineEnd(fd, fstatSync(fd).size);
+      const start = hasClass(room, 'e') ? this.firstFreshLine(fd, end) : 0;
+      if (end <= start) {
+        closeSync(fd);
+        return { generation, body: null };
+      }
+      return { generation, body: createReadStream('', { fd, start, end: end - 1, highWaterMark: CHUNK }) };
+    } catch (error) {
+      closeSync(fd);
+      throw error;
+    }
+  }
+
+  /** Offset of the first line that parses and is not expired (lines before it are skipped). */
+  private firstFreshLine(fd: number, end: number): number {
+    const cutoffMs = this.clock.nowMs() - this.config.ephemeralTtlSeconds * 1000;
+    let offset = 0;
+    let pending = Buffer.alloc(0);
+    const chunk = Buffer.allocUnsafe(CHUNK);
+    for (let position = 0; position < end; ) {
+      const n = readSync(fd, chunk, 0, Math.min(CHUNK, end - position), position);
+      if (n === 0) break;
+      position += n;
+      pending = Buffer.concat([pending, chunk.subarray(0, n)]);
+      let newline: number;
+      while ((newline = pending.indexOf(10)) >= 0) {
+        const record = parseRecordLine(pending.subarray(0, newline).toString('utf8'));
+        if (record !== null && record.tsMs !== null && record.tsMs >= cutoffMs) return offset;
+        offset += newline + 1;
+        pending = pending.subarray(newline + 1);
+      }
+    }
+    return end;
+  }
+}
+
+/** `size` cut back to just after the last newline, so no partial line is ever exported. */
+function lastCompleteLineEnd(fd: number, size: number): number {
+  const chunk = Buffer.allocUnsafe(CHUNK);
+  for (let end = size; end > 0; ) {
+    const start = Math.max(0, end - CHUNK);
+    const n = readSync(fd, chunk, 0, end - start, start);
+    const newline = chunk.subarray(0, n).lastIndexOf(10);
+    if (newline >= 0) return start + newline + 1;
+    end = start;
+  }
+  return 0;
+}

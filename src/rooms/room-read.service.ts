@@ -1,0 +1,70 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { AppConfig, FIXED_LIMITS } from '../config/app-config';
+import { APP_CONFIG } from '../config/config.tokens';
+import { Clock } from '../common/clock';
+import { assertName, hasClass } from '../common/names';
+import { ChangeNotifier } from '../projections/change-notifier';
+import { RoomView } from './model/room-view';
+import { selectRecords } from './room-selection';
+import { RoomsProjection } from './rooms.projection';
+
+export interface ReadRequest {
+  readonly room: string;
+  readonly since: bigint | null;
+  readonly limit: number;
+  /** Seconds to hold an empty read (already clamped; 0 = no wait). */
+  readonly wait: number;
+  /** Aborted when the client goes away. */
+  readonly signal?: AbortSignal;
+}
+
+/** Room reads and long-polls, served from the rooms read model only (never the log, rarely the disk). */
+@Injectable()
+export class RoomReadService {
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly rooms: RoomsProjection,
+    private readonly notifier: ChangeNotifier,
+    private readonly clock: Clock,
+  ) {}
+
+  /** The newest `limit` messages after `since`; holds an empty read up to `wait` seconds. */
+  async read(request: ReadRequest): Promise<RoomView> {
+    assertName(request.room);
+    const view = this.view(request.room, request.since, request.limit);
+    if (request.wait <= 0 || request.since === null || view.records.length > 0) return view;
+    const deadline = this.clock.nowMs() + request.wait * 1000;
+    for (;;) {
+      const remaining = deadline - this.clock.nowMs();
+      if (remaining <= 0 || request.signal?.aborted) break;
+      const changed = await this.notifier.waitForChange(request.room, remaining, request.signal);
+      if (!changed) break;
+      const next = this.view(request.room, request.since, request.limit);
+      if (next.records.length > 0) return next;
+    }
+    return { ...this.view(request.room, request.since, request.limit), waitHeld: true, waitSeconds: request.wait };
+  }
+
+  /** The view a write reply shows: the newest 20 messages, no cursor. */
+  afterWrite(room: string): RoomView {
+    return this.view(room, null, FIXED_LIMITS.writeReplyMessages);
+  }
+
+  view(room: string, since: bigint | null, limit: number): RoomView {
+    const meta = this.rooms.meta(room);
+    const expiredBeforeMs = hasClass(room, 'e')
+      ? this.clock.nowMs() - this.config.ephemeralTtlSeconds * 1000
+      : null;
+    const records = selectRecords(this.rooms.tail(room), { since, limit, expiredBeforeMs });
+    const head = meta?.head ?? 0;
+    const lastSeq =
+      records.length > 0 ? records[records.length - 1].seq : since === null ? 0 : Number(since < head ? since : head);
+    return {
+      room,
+      records,
+      firstSeq: records.length > 0 ? records[0].seq : null,
+      lastSeq,
+      generation: meta?.generation ?? 0,
+    };
+  }
+}

@@ -1,0 +1,206 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { FIXED_LIMITS, AppConfig } from '../config/app-config';
+import { APP_CONFIG } from '../config/config.tokens';
+import { ChatEvent, MessageAppended, RoomCreated, RoomReaped } from '../events/chat-event';
+import { Projection } from '../projections/projection';
+import { NonceIndex } from './model/nonce-index';
+import { newRoomMeta, RoomMeta } from './model/room-meta';
+import { parseRecordLine } from './model/stored-record';
+import { RingCompactor } from './ring/ring-compactor';
+import { completeLines } from './ring/complete-lines';
+import { RecordDeque } from './ring/record-deque';
+import { RingFileStore } from './ring/ring-file-store';
+import { TailCache } from './ring/tail-cache';
+
+interface RoomsSnapshot {
+  readonly rooms: RoomMeta[];
+  readonly nonces: Array<[string, ReturnType<NonceIndex['toJSON']>]>;
+}
+
+/**
+ * Folds room events into the rooms read model: per-name metadata (generation, floor, head, bytes…),
+ * the ring files on disk and the in-memory tails reads are served from. Applying the same events to
+ * the same checkpoint always produces the same files and metadata (compaction decisions depend only
+ * on projection state and event timestamps), which is what makes replay and crash recovery exact.
+ */
+@Injectable()
+export class RoomsProjection implements Projection {
+  readonly name = 'rooms';
+  private readonly metas = new Map<string, RoomMeta>();
+  private readonly nonces = new Map<string, NonceIndex>();
+  private live = 0;
+  private liveBytes = 0;
+  private readonly compactor: RingCompactor;
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly files: RingFileStore,
+    private readonly tails: TailCache,
+  ) {
+    this.compactor = new RingCompactor(files, config.ephemeralTtlSeconds);
+  }
+
+  apply(event: ChatEvent): void {
+    switch (event.type) {
+      case 'room.created':
+        return this.created(event);
+      case 'message.appended':
+        return this.appended(event);
+      case 'room.reaped':
+        return this.reaped(event);
+    }
+  }
+
+  meta(room: string): RoomMeta | undefined {
+    return this.metas.get(room);
+  }
+
+  /** The newest ≤ 1 MiB of a live room, loaded from its ring file when not cached; null if absent. */
+  tail(room: string): RecordDeque | null {
+    const meta = this.metas.get(room);
+    if (meta === undefined || !meta.exists) return null;
+    const cached = this.tails.get(room);
+    if (cached !== undefined) return cached;
+    const tail = this.loadTail(meta);
+    this.tails.put(room, tail);
+    return tail;
+  }
+
+  /** The last nonce `did` spent in `room` that still counts for the stale-nonce rule, or null. */
+  lastNonce(room: string, did: string): bigint | null {
+    const meta = this.metas.get(room);
+    if (meta === undefined || !meta.exists) return null;
+    return this.nonces.get(room)?.last(did, meta.appended, meta.firstSeq) ?? null;
+  }
+
+  get liveRooms(): number {
+    return this.live;
+  }
+
+  get liveRoomBytes(): number {
+    return this.liveBytes;
+  }
+
+  *liveMetas(): IterableIterator<RoomMeta> {
+    for (const meta of this.metas.values()) if (meta.exists) yield meta;
+  }
+
+  /** Ring files a checkpoint taken now must name, with the length it may trust. */
+  referencedFiles(): Map<string, number> {
+    const files = new Map<string, number>();
+    for (const meta of this.liveMetas()) files.set(meta.file, meta.bytes);
+    return files;
+  }
+
+  snapshot(): RoomsSnapshot {
+    return {
+      rooms: [...this.metas.values()].map((meta) => ({ ...meta })),
+      nonces: [...this.nonces].map(([room, index]) => [room, index.toJSON()]),
+    };
+  }
+
+  restore(state: unknown): void {
+    this.metas.clear();
+    this.nonces.clear();
+    const snapshot = state as RoomsSnapshot;
+    for (const [room, entries] of snapshot.nonces) this.nonces.set(room, NonceIndex.from(entries));
+    this.live = 0;
+    this.liveBytes = 0;
+    for (const meta of snapshot.rooms) {
+      this.metas.set(meta.name, { ...meta });
+      if (meta.exists) {
+        this.live++;
+        this.liveBytes += meta.bytes;
+        this.tails.drop(meta.name);
+      }
+    }
+  }
+
+  private created(event: RoomCreated): void {
+    const meta = this.metas.get(event.room) ?? newRoomMeta(event.room);
+    this.metas.set(event.room, meta);
+    if (meta.exists) return; // a duplicate creation cannot happen through the write model; stay idempotent
+    meta.exists = true;
+    meta.generation = event.generation;
+    meta.epoch = 0;
+    meta.file = RingFileStore.fileName(event.room, event.generation, 0);
+    meta.records = 0;
+    meta.bytes = 0;
+    meta.firstSeq = 0;
+    meta.appended = 0;
+    meta.lastWriteAt = event.at;
+    this.nonces.delete(event.room);
+    this.files.delete(meta.file); // a leftover from a crash before any checkpoint named it
+    this.live++;
+    this.tails.put(event.room, new RecordDeque(FIXED_LIMITS.readWindowBytes));
+  }
+
+  private appended(event: MessageAppended): void {
+    const meta = this.metas.get(event.room);
+    if (meta === undefined || !meta.exists) {
+      throw new Error(`log order violated: message ${event.seq} for room ${event.room} that does not exist`);
+    }
+    const data = Buffer.from(`${event.record}\n`, 'utf8');
+    this.files.append(meta.file, meta.bytes, data);
+    const record = parseRecordLine(event.record);
+    if (event.nonce !== undefined && record !== null) {
+      let index = this.nonces.get(event.room);
+      if (index === undefined) this.nonces.set(event.room, (index = new NonceIndex()));
+      index.record(record.from, event.nonce, meta.appended, event.seq);
+    }
+    meta.appended += data.length;
+    meta.bytes += data.length;
+    this.liveBytes += data.length;
+    meta.records++;
+    meta.head = event.seq;
+    if (meta.firstSeq === 0) meta.firstSeq = event.seq;
+    meta.lastWriteAt = event.at;
+    const tail = this.tails.peek(event.room);
+    if (tail !== undefined && record !== null) this.tails.adjust(event.room, tail.push(record));
+    if (meta.bytes > this.ringLimit()) this.compact(meta, event.at);
+  }
+
+  private reaped(event: RoomReaped): void {
+    const meta = this.metas.get(event.room);
+    // The reaper decided on an older state if the room was written since: then the reap is void.
+    if (meta === undefined || !meta.exists || meta.head !== event.lastSeq) return;
+    meta.exists = false;
+    this.live--;
+    this.liveBytes -= meta.bytes;
+    meta.file = '';
+    meta.bytes = 0;
+    meta.records = 0;
+    meta.firstSeq = 0;
+    this.nonces.delete(event.room);
+    this.tails.drop(event.room);
+  }
+
+  /** Ring limit per room: 10 MiB normally, the guaranteed floor once total room bytes hit the budget. */
+  private ringLimit(): number {
+    return this.liveBytes >= this.config.roomBytesTotal
+      ? Math.floor(this.config.roomBytesTotal / this.config.maxRooms)
+      : this.config.ringBytes;
+  }
+
+  private compact(meta: RoomMeta, atMicros: number): void {
+    const result = this.compactor.compact(meta, Math.floor(this.ringLimit() / 2), atMicros);
+    this.liveBytes += result.bytes - meta.bytes;
+    meta.file = result.file;
+    meta.epoch = result.epoch;
+    meta.bytes = result.bytes;
+    meta.records = result.records;
+    meta.firstSeq = result.firstSeq;
+    const tail = this.tails.peek(meta.name);
+    if (tail !== undefined) this.tails.adjust(meta.name, -tail.dropBefore(result.firstSeq));
+  }
+
+  private loadTail(meta: RoomMeta): RecordDeque {
+    const tail = new RecordDeque(FIXED_LIMITS.readWindowBytes);
+    const start = Math.max(0, meta.bytes - FIXED_LIMITS.readWindowBytes);
+    for (const line of completeLines(this.files.readRange(meta.file, start, meta.bytes), start > 0)) {
+      const record = parseRecordLine(line);
+      if (record !== null) tail.push(record);
+    }
+    return tail;
+  }
+}

@@ -1,0 +1,51 @@
+import { Injectable } from '@nestjs/common';
+import { BadRequestError } from '../common/errors/bad-request.error';
+import { JsonObject } from '../http/body/json-object.parser';
+import { nonceDigits } from '../identity/nonce';
+import { assertSignature } from '../identity/signature-check';
+import { messageSigningPayload } from '../identity/signing-payload';
+import { assertRoomAcceptsWrite, sweptMessageText } from './room-rules';
+import { AppendedMessage, RoomWriteService } from './room-write.service';
+
+/**
+ * The signed message lane (contract §8.1, §8.6): text sweep → nonce, did, signature encoding →
+ * verification over `room|nonce|text` (403 with the canonical string) → room gate → append, where the
+ * stale-nonce rule runs last. The record's `from` is the full did:key; the nonce is stored as an integer.
+ */
+@Injectable()
+export class SignedMessageLaneService {
+  constructor(private readonly writer: RoomWriteService) {}
+
+  /** GET /r/{room}/say-signed/{did}/{sig}/{nonce}/{text}. */
+  say(room: string, did: string, sig: string, nonce: string, rawText: string): Promise<AppendedMessage> {
+    const text = sweptMessageText(rawText);
+    return this.append(room, { did, sig, nonce }, text);
+  }
+
+  /** POST /r/{room} with a non-empty `did` (already type-checked and trimmed); `from` is ignored. */
+  post(room: string, did: string, rawText: string, body: JsonObject): Promise<AppendedMessage> {
+    const sig = trimmedString(body, 'sig');
+    const nonce = trimmedString(body, 'nonce');
+    const text = sweptMessageText(rawText);
+    return this.append(room, { did, sig, nonce }, text);
+  }
+
+  private append(room: string, signed: { did: string; sig: string; nonce: string }, text: string): Promise<AppendedMessage> {
+    assertSignature(signed, (nonceAsSent) => messageSigningPayload(room, nonceAsSent, text));
+    assertRoomAcceptsWrite(room, true);
+    return this.writer.append({
+      room,
+      from: signed.did,
+      text,
+      signature: { nonceDigits: nonceDigits(signed.nonce), sig: signed.sig },
+    });
+  }
+}
+
+/** `sig` and `nonce` on the POST lane: strings when present (a JSON number nonce is refused), trimmed. */
+function trimmedString(body: JsonObject, name: string): string {
+  const value = body[name];
+  if (value === undefined) return '';
+  if (typeof value !== 'string') throw new BadRequestError(`bad ${name}: must be a string`);
+  return value.trim();
+}
