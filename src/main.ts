@@ -8,7 +8,7 @@ async function bootstrap(): Promise<void> {
   const config = loadConfig(process.env);
   const app = await createApp({ config });
   await app.listen({ port: config.port, host: config.host });
-  new Logger('Main').log(`listening on http://${config.host}:${config.port} (data in ${config.root})`);
+  new Logger('Main').log(`listening on ${await app.getUrl()} (data in ${config.root})`);
 }
 
 bootstrap().catch((error: unknown) => {

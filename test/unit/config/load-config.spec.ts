@@ -1,0 +1,42 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { AppConfig } from '../../../src/config/app-config';
+import { KNOBS } from '../../../src/config/config-knobs';
+import { ConfigError, loadConfig } from '../../../src/config/load-config';
+
+describe('configuration', () => {
+  it('has a default for every knob and freezes the result', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({ port: 8080, host: '127.0.0.1', root: './data', fsync: 'always', maxWait: 10 });
+    expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  it('reads the reference knob names and the fsync aliases', () => {
+    const config = loadConfig({ PORT: '9000', CHAT_ROOT: '/tmp/x', CHAT_FSYNC: '0', CHAT_MAX_WAIT: '2.5', CHAT_MAX_ROOMS: '10' });
+    expect(config).toMatchObject({ port: 9000, root: '/tmp/x', fsync: 'none', maxWait: 2.5, maxRooms: 10 });
+    expect(loadConfig({ CHAT_FSYNC: '1' }).fsync).toBe('always');
+    expect(loadConfig({ CHAT_FSYNC: 'interval' }).fsync).toBe('interval');
+  });
+
+  it('clamps the stillborn window to whole hours', () => {
+    expect(loadConfig({ CHAT_STILLBORN_SECONDS: '43300' }).stillbornSeconds).toBe(43200);
+  });
+
+  it('reports every invalid knob in one error naming the variables', () => {
+    expect(() => loadConfig({ PORT: 'eighty', CHAT_FSYNC: 'sometimes', CHAT_STILLBORN_SECONDS: '60' })).toThrow(ConfigError);
+    try {
+      loadConfig({ PORT: 'eighty', CHAT_FSYNC: 'sometimes' });
+    } catch (error) {
+      expect((error as Error).message).toMatch(/PORT=eighty/);
+      expect((error as Error).message).toMatch(/CHAT_FSYNC=sometimes/);
+    }
+  });
+
+  it('documents every knob in the README configuration table', () => {
+    const readme = readFileSync(join(__dirname, '..', '..', '..', 'README.md'), 'utf8');
+    for (const knob of KNOBS) expect(readme).toContain(`| \`${knob.env}\` |`);
+    expect(new Set(KNOBS.map((k) => k.field)).size).toBe(KNOBS.length);
+    const fields = Object.keys(new AppConfig());
+    expect(KNOBS.map((k) => k.field as string).sort()).toEqual(fields.sort());
+  });
+});
