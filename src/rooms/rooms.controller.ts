@@ -1,9 +1,11 @@
 import { Controller, Get, Inject, Post, Req, Res } from '@nestjs/common';
 import { FastifyReply, FastifyRequest } from 'fastify';
+import { RateBucket } from '../access/rate-bucket.decorator';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.tokens';
 import { readJsonBody } from '../http/body/body-reader';
 import { clientGoneSignal } from '../http/client-gone';
+import { clientOf } from '../http/client-identity';
 import { RoomPresenter } from '../http/room.presenter';
 import { Query } from '../http/url/query-parser';
 import { freeFormSegment } from './free-form-segment';
@@ -29,6 +31,7 @@ export class RoomsController {
   ) {}
 
   @Get(':room')
+  @RateBucket('read')
   async read(@Req() req: FastifyRequest, @Res() res: FastifyReply): Promise<void> {
     const query = parseRoomQuery(req.query as Query, this.config.maxWait);
     const { room } = req.params as Params;
@@ -37,26 +40,30 @@ export class RoomsController {
   }
 
   @Post(':room')
+  @RateBucket('write')
   async post(@Req() req: FastifyRequest, @Res() res: FastifyReply): Promise<void> {
     const body = await readJsonBody(req, res);
-    this.written(res, req, await this.lanes.post((req.params as Params).room, body));
+    this.written(res, req, await this.lanes.post(clientOf(req), (req.params as Params).room, body));
   }
 
   @Get(':room/export')
+  @RateBucket('read')
   export(@Req() req: FastifyRequest, @Res() res: FastifyReply): void {
     this.presenter.export(res, this.exporter.open((req.params as Params).room));
   }
 
   @Get(':room/say/:nick/*')
+  @RateBucket('write')
   async say(@Req() req: FastifyRequest, @Res() res: FastifyReply): Promise<void> {
     const { room, nick, '*': text } = req.params as Params;
-    this.written(res, req, await this.lanes.say(room, nick, freeFormSegment(text)));
+    this.written(res, req, await this.lanes.say(clientOf(req), room, nick, freeFormSegment(text)));
   }
 
   @Get(':room/say-signed/:did/:sig/:nonce/*')
+  @RateBucket('write')
   async saySigned(@Req() req: FastifyRequest, @Res() res: FastifyReply): Promise<void> {
     const { room, did, sig, nonce, '*': text } = req.params as Params;
-    this.written(res, req, await this.signed.say(room, did, sig, nonce, freeFormSegment(text)));
+    this.written(res, req, await this.signed.say(clientOf(req), room, did, sig, nonce, freeFormSegment(text)));
   }
 
   private written(res: FastifyReply, req: FastifyRequest, appended: AppendedMessage): void {

@@ -4,6 +4,7 @@ import { MessageLanesService } from './message-lanes.service';
 import { RoomExportService } from './room-export.service';
 import { RoomReadService } from './room-read.service';
 import { RoomReaperService } from './room-reaper.service';
+import { RoomWriteGate } from './room-write-gate';
 import { RoomWriteModel } from './room-write-model';
 import { RoomWriteService } from './room-write.service';
 import { RoomsController } from './rooms.controller';
@@ -15,6 +16,7 @@ import { SignedMessageLaneService } from './signed-message-lane.service';
   providers: [
     RoomWriteModel,
     RoomWriteService,
+    RoomWriteGate,
     RoomReadService,
     MessageLanesService,
     SignedMessageLaneService,
@@ -22,6 +24,6 @@ import { SignedMessageLaneService } from './signed-message-lane.service';
     RoomReaperService,
     RoomPresenter,
   ],
-  exports: [RoomWriteService, RoomReadService, RoomWriteModel],
+  exports: [RoomWriteService, RoomReadService, RoomWriteModel, RoomWriteGate],
 })
 export class RoomsModule {}

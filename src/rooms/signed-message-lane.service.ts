@@ -4,7 +4,8 @@ import { JsonObject } from '../http/body/json-object.parser';
 import { nonceDigits } from '../identity/nonce';
 import { assertSignature } from '../identity/signature-check';
 import { messageSigningPayload } from '../identity/signing-payload';
-import { assertRoomAcceptsWrite, sweptMessageText } from './room-rules';
+import { sweptMessageText } from './room-rules';
+import { RoomWriteGate } from './room-write-gate';
 import { AppendedMessage, RoomWriteService } from './room-write.service';
 
 /**
@@ -14,25 +15,33 @@ import { AppendedMessage, RoomWriteService } from './room-write.service';
  */
 @Injectable()
 export class SignedMessageLaneService {
-  constructor(private readonly writer: RoomWriteService) {}
+  constructor(
+    private readonly writer: RoomWriteService,
+    private readonly gate: RoomWriteGate,
+  ) {}
 
   /** GET /r/{room}/say-signed/{did}/{sig}/{nonce}/{text}. */
-  say(room: string, did: string, sig: string, nonce: string, rawText: string): Promise<AppendedMessage> {
+  say(client: string, room: string, did: string, sig: string, nonce: string, rawText: string): Promise<AppendedMessage> {
     const text = sweptMessageText(rawText);
-    return this.append(room, { did, sig, nonce }, text);
+    return this.append(client, room, { did, sig, nonce }, text);
   }
 
   /** POST /r/{room} with a non-empty `did` (already type-checked and trimmed); `from` is ignored. */
-  post(room: string, did: string, rawText: string, body: JsonObject): Promise<AppendedMessage> {
+  post(client: string, room: string, did: string, rawText: string, body: JsonObject): Promise<AppendedMessage> {
     const sig = trimmedString(body, 'sig');
     const nonce = trimmedString(body, 'nonce');
     const text = sweptMessageText(rawText);
-    return this.append(room, { did, sig, nonce }, text);
+    return this.append(client, room, { did, sig, nonce }, text);
   }
 
-  private append(room: string, signed: { did: string; sig: string; nonce: string }, text: string): Promise<AppendedMessage> {
+  private append(
+    client: string,
+    room: string,
+    signed: { did: string; sig: string; nonce: string },
+    text: string,
+  ): Promise<AppendedMessage> {
     assertSignature(signed, (nonceAsSent) => messageSigningPayload(room, nonceAsSent, text));
-    assertRoomAcceptsWrite(room, true);
+    this.gate.admit({ room, signer: signed.did, client });
     return this.writer.append({
       room,
       from: signed.did,
