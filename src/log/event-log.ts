@@ -65,6 +65,11 @@ export interface EventLog {
    * the covered appends resolve is backend-specific: do not rely on it.
    */
   subscribe(listener: CommitListener): () => void;
+  /**
+   * Makes every committed record durable whatever the fsync policy (checkpoints call it before they
+   * name an offset, so `interval`/`none` can never leave a checkpoint ahead of the log after a crash).
+   */
+  sync(): Promise<void>;
   /** Retention: drops whole segments (or the backend's unit) that end at or before `offset`. */
   truncateBefore(offset: number): Promise<void>;
   /**

@@ -55,6 +55,7 @@ export class CheckpointService {
       projections[projection.name] = projection.snapshot();
       for (const [file, length] of projection.referencedFiles?.() ?? []) files[file] = length;
     }
+    await this.log.sync(); // under interval/none the checkpoint must never be ahead of the durable log
     await this.files.syncDirty();
     await this.store.write({
       version: 1,
