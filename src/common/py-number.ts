@@ -3,6 +3,8 @@
  * fullwidth digits or ` 2 ` and the reference accepts them; anything else falls back to a default.
  */
 const UNICODE_DIGIT = /\p{Nd}/u;
+// Python's str.isspace() also counts the separators U+001C–U+001F, which int() and float() strip.
+// eslint-disable-next-line no-control-regex
 const WHITESPACE_EDGES = /^[\s\u001c-\u001f\u0085]+|[\s\u001c-\u001f\u0085]+$/g;
 
 /** Numeric value of one Nd code point: Nd characters come in aligned runs of ten starting at zero. */

@@ -1,0 +1,90 @@
+import { parseArgs } from 'node:util';
+import { sweep } from '../common/sweep';
+import { parseNonce } from '../identity/nonce';
+import { messageSigningPayload, noteSigningPayload } from '../identity/signing-payload';
+import { signingKeyFromSeed, SigningKey } from '../identity/signing-key';
+import { SignUsageError } from './errors/sign-usage.error';
+
+/**
+ * `node dist/tools/sign.cli.js`: signs one write and prints the signature, then the GET URL that
+ * carries it. The text or value is swept first (contract §5) because the server verifies the swept
+ * form; the nonce defaults to the current millisecond clock, which counts up as the lane requires.
+ */
+export const SIGN_USAGE = [
+  'usage: sign --seed <hex> --room <room> [--nonce <n>] --text <text> [--base <url>]',
+  '       sign --seed <hex> --ns <ns> --key <key> [--nonce <n>] --value <value> [--base <url>]',
+].join('\n');
+
+const DEFAULT_BASE = 'http://127.0.0.1:8080';
+
+const OPTIONS = {
+  seed: { type: 'string' },
+  room: { type: 'string' },
+  text: { type: 'string' },
+  ns: { type: 'string' },
+  key: { type: 'string' },
+  value: { type: 'string' },
+  nonce: { type: 'string' },
+  base: { type: 'string' },
+} as const;
+
+type SignArgs = Partial<Record<keyof typeof OPTIONS, string>>;
+
+/** The two output lines (signature, URL) for command-line arguments without the node/script pair. */
+export function signCommand(argv: readonly string[], now: () => number = Date.now): string {
+  const { values } = parseArgs({ args: [...argv], options: OPTIONS, strict: true });
+  const args: SignArgs = values;
+  if (args.seed === undefined) throw new SignUsageError('--seed is required');
+  const key = signingKeyFromSeed(args.seed);
+  const nonce = parseNonce(args.nonce ?? String(now()));
+  const base = (args.base ?? DEFAULT_BASE).replace(/\/+$/, '');
+  const { signature, path } = isNoteWrite(args) ? signNote(key, args, nonce) : signMessage(key, args, nonce);
+  return `${signature}\n${base}${path}\n`;
+}
+
+function isNoteWrite(args: SignArgs): boolean {
+  const note = args.ns !== undefined || args.key !== undefined || args.value !== undefined;
+  const message = args.room !== undefined || args.text !== undefined;
+  if (note === message) throw new SignUsageError('give either --room/--text or --ns/--key/--value');
+  return note;
+}
+
+function signMessage(key: SigningKey, args: SignArgs, nonce: string): { signature: string; path: string } {
+  const room = required(args.room, '--room');
+  const text = sweep(required(args.text, '--text'));
+  const signature = key.sign(messageSigningPayload(room, nonce, text));
+  return {
+    signature,
+    path: `/r/${encodeURIComponent(room)}/say-signed/${key.did}/${signature}/${nonce}/${encodeURIComponent(text)}`,
+  };
+}
+
+function signNote(key: SigningKey, args: SignArgs, nonce: string): { signature: string; path: string } {
+  const ns = required(args.ns, '--ns');
+  const noteKey = required(args.key, '--key');
+  const value = sweep(required(args.value, '--value'));
+  const signature = key.sign(noteSigningPayload(ns, noteKey, nonce, value));
+  const segments = [
+    encodeURIComponent(ns),
+    encodeURIComponent(noteKey),
+    'set-signed',
+    key.did,
+    signature,
+    nonce,
+  ];
+  return { signature, path: `/kv/${segments.join('/')}/${encodeURIComponent(value)}` };
+}
+
+function required(value: string | undefined, flag: string): string {
+  if (value === undefined) throw new SignUsageError(`${flag} is required`);
+  return value;
+}
+
+if (require.main === module) {
+  try {
+    process.stdout.write(signCommand(process.argv.slice(2)));
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n${SIGN_USAGE}\n`);
+    process.exitCode = 2;
+  }
+}
