@@ -1,0 +1,42 @@
+import autocannon from 'autocannon';
+
+export interface LoadResult {
+  readonly rps: number;
+  readonly p50: number;
+  readonly p99: number;
+  readonly ok: number;
+  readonly errors: number;
+}
+
+export interface LoadOptions {
+  readonly url: string;
+  readonly seconds: number;
+  readonly connections: number;
+  readonly requests?: autocannon.Request[];
+  readonly method?: 'GET' | 'POST';
+  readonly body?: string;
+  readonly headers?: Record<string, string>;
+}
+
+/** One autocannon run on loopback, bounded in time; non-2xx answers count as errors. */
+export async function load(options: LoadOptions): Promise<LoadResult> {
+  const result = await autocannon({
+    url: options.url,
+    duration: options.seconds,
+    connections: options.connections,
+    pipelining: 1,
+    // autocannon treats an explicit `undefined` as a value: pass only what is set
+    ...(options.method && { method: options.method }),
+    ...(options.body !== undefined && { body: options.body }),
+    ...(options.headers && { headers: options.headers }),
+    ...(options.requests && { requests: options.requests }),
+  });
+  const ok = result['2xx'];
+  return {
+    rps: ok / options.seconds,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    ok,
+    errors: result.non2xx + result.errors + result.timeouts,
+  };
+}

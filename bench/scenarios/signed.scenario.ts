@@ -1,0 +1,96 @@
+import { generateSigningKey, SigningKey } from '../../src/identity/signing-key';
+import { parseDidKey } from '../../src/identity/did-key';
+import { decodeSignature } from '../../src/identity/signature-encoding';
+import { verifyEd25519 } from '../../src/identity/ed25519-verifier';
+import { ChildServer } from '../lib/child-server';
+import { compare } from '../lib/compare';
+import { BENCH_ENV, BenchOptions, Row, Scenario, tempDataDir } from '../lib/context';
+
+const TEXT = 'signed benchmark write';
+
+/** Microseconds one verification costs here (same verifier the service runs), median of 5 batches. */
+function verifyMicros(key: SigningKey): number {
+  const payload = `room|1|${TEXT}`;
+  const pk = parseDidKey(key.did);
+  const sig = decodeSignature(key.sign(payload));
+  const message = Buffer.from(payload);
+  const batches: number[] = [];
+  for (let b = 0; b < 5; b++) {
+    const started = process.hrtime.bigint();
+    for (let i = 0; i < 2000; i++) verifyEd25519(pk, message, sig);
+    batches.push(Number(process.hrtime.bigint() - started) / 1e3 / 2000);
+  }
+  return batches.sort((a, b) => a - b)[2];
+}
+
+/**
+ * (4) Signed writes: POST with did, sig and a strictly increasing nonce per key (one key per
+ * connection, signed by the load generator as it goes). Goals: ≥ 5,000 signed writes/s, and Ed25519
+ * verification under 25 % of a signed write's CPU time (verify cost × rate ÷ the server's CPU).
+ */
+export const signedScenario: Scenario = {
+  name: 'signed',
+  async run(options: BenchOptions): Promise<Row[]> {
+    const data = tempDataDir('signed');
+    const service = await ChildServer.service({ ...BENCH_ENV, CHAT_ROOT: data.path });
+    const baseline = await ChildServer.baseline();
+    const keys = Array.from({ length: 256 }, () => generateSigningKey());
+    let assigned = 0;
+    const requests = [
+      {
+        setupRequest: (request: Record<string, unknown>, context: Record<string, unknown>) => {
+          if (context.key === undefined) {
+            context.key = keys[assigned++ % keys.length];
+            context.nonce = Date.now() * 1000 + assigned; // fresh per run: rounds reuse keys
+          }
+          const key = context.key as SigningKey;
+          const nonce = String((context.nonce = (context.nonce as number) + 1));
+          const room = `signed${assigned % 16}`;
+          const body = JSON.stringify({
+            did: key.did,
+            sig: key.sign(`${room}|${nonce}|${TEXT}`),
+            nonce,
+            text: TEXT,
+          });
+          return { ...request, method: 'POST', path: `/r/${room}`, body };
+        },
+      },
+    ];
+    try {
+      const sampleBody = JSON.stringify({ did: keys[0].did, sig: keys[0].sign('x'), nonce: '1', text: TEXT });
+      const rows = await compare(
+        {
+          scenario: 'signed POST write',
+          service: { server: service, load: { url: service.url, requests: requests as never } },
+          baseline: {
+            server: baseline,
+            load: {
+              url: `${baseline.url}/json`,
+              method: 'POST',
+              body: sampleBody,
+              headers: { 'content-type': 'application/json' },
+            },
+          },
+          goalRps: 5_000,
+        },
+        options,
+      );
+      const signed = rows[1];
+      const micros = verifyMicros(keys[0]);
+      const share = signed.rps && signed.cpu ? ((micros / 1e6) * signed.rps) / signed.cpu : NaN;
+      rows.push({
+        scenario: 'verify share of signed-write CPU',
+        target: 'service',
+        ratio: share,
+        goal: '< 0.25',
+        met: share < 0.25,
+        note: `verify ${micros.toFixed(0)} µs each; server CPU ${(signed.cpu! * 100).toFixed(0)} % at ${signed.rps!.toFixed(0)}/s`,
+      });
+      return rows;
+    } finally {
+      await service.stop();
+      await baseline.stop();
+      data.dispose();
+    }
+  },
+};

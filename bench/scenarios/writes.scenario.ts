@@ -1,0 +1,89 @@
+import { ChildServer } from '../lib/child-server';
+import { compare } from '../lib/compare';
+import { BENCH_ENV, BenchOptions, Row, Scenario, tempDataDir } from '../lib/context';
+
+const TEXT = 'benchmark write with a realistic length of a short agent status update';
+const BODY = JSON.stringify({ from: 'bench', text: TEXT });
+
+/** A request generator giving every write a unique text (the duplicate filter stays honest). */
+function unique(
+  make: (n: number) => { path: string; method: string; body?: string },
+): Array<Record<string, unknown>> {
+  let n = 0;
+  return [{ setupRequest: (request: Record<string, unknown>) => ({ ...request, ...make(n++) }) }];
+}
+
+/**
+ * (3) Durable unsigned writes with the default fsync policy (acknowledged after the fsync that covers
+ * them): POST and GET say across 1,000 rooms, and POST into one hot room, against a bare-Fastify POST
+ * that parses the same JSON body. Goals: ≥ 10,000 writes/s and ≥ 25 % of the baseline.
+ */
+export const writesScenario: Scenario = {
+  name: 'writes',
+  async run(options: BenchOptions): Promise<Row[]> {
+    const data = tempDataDir('writes');
+    const service = await ChildServer.service({ ...BENCH_ENV, CHAT_ROOT: data.path, CHAT_FSYNC: 'always' });
+    const baseline = await ChildServer.baseline();
+    const baselineLoad = {
+      url: `${baseline.url}/json`,
+      method: 'POST' as const,
+      body: BODY,
+      headers: { 'content-type': 'application/json' },
+    };
+    const cases: Array<[string, Array<Record<string, unknown>>]> = [
+      [
+        'POST write, 1,000 rooms',
+        unique((n) => ({
+          method: 'POST',
+          path: `/r/w${n % 1000}`,
+          body: JSON.stringify({ from: 'bench', text: `${TEXT} ${n}` }),
+        })),
+      ],
+      [
+        'GET say, 1,000 rooms',
+        unique((n) => ({
+          method: 'GET',
+          path: `/r/s${n % 1000}/say/bench/${encodeURIComponent(`${TEXT} ${n}`)}`,
+        })),
+      ],
+      [
+        'POST write, one hot room',
+        unique((n) => ({
+          method: 'POST',
+          path: '/r/hot',
+          body: JSON.stringify({ from: 'bench', text: `${TEXT} ${n}` }),
+        })),
+      ],
+    ];
+    try {
+      const rows: Row[] = [];
+      for (const [scenario, requests] of cases) {
+        rows.push(
+          ...(await compare(
+            {
+              scenario,
+              service: {
+                server: service,
+                load: {
+                  url: service.url,
+                  requests: requests as never,
+                  headers: { 'content-type': 'application/json' },
+                },
+              },
+              baseline: { server: baseline, load: baselineLoad },
+              goalRatio: 0.25,
+              goalRps: 10_000,
+              connections: 64,
+            },
+            options,
+          )),
+        );
+      }
+      return rows;
+    } finally {
+      await service.stop();
+      await baseline.stop();
+      data.dispose();
+    }
+  },
+};
