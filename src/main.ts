@@ -2,11 +2,13 @@ import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { createApp } from './app.factory';
 import { loadConfig } from './config/load-config';
+import { boundShutdown } from './shutdown-grace';
 
 async function bootstrap(): Promise<void> {
   // eslint-disable-next-line no-restricted-properties -- the one place the environment is read
   const config = loadConfig(process.env);
   const app = await createApp({ config });
+  boundShutdown(app, config.shutdownGraceMs);
   await app.listen({ port: config.port, host: config.host });
   new Logger('Main').log(`listening on ${await app.getUrl()} (data in ${config.root})`);
 }

@@ -9,7 +9,12 @@ interface Posted {
 }
 
 /** Writes to `room` until `stop` is set; records every acknowledged (200) write. */
-async function writer(service: ServiceProcess, room: string, acked: Posted[], stop: { now: boolean }): Promise<void> {
+async function writer(
+  service: ServiceProcess,
+  room: string,
+  acked: Posted[],
+  stop: { now: boolean },
+): Promise<void> {
   for (let i = 0; !stop.now; i++) {
     try {
       const response = await fetch(service.url(`/r/${room}?format=json`), {
@@ -76,4 +81,29 @@ describe('crash recovery of the whole service (kill -9)', () => {
     const lastAcked = Math.max(...acked.get('alpha')!.map((w) => w.seq));
     expect(((await next.json()) as { posted: Posted }).posted.seq).toBeGreaterThan(lastAcked);
   }, 60_000);
+});
+
+describe('graceful shutdown of the service process', () => {
+  it('answers a parked long-poll at once on SIGTERM, checkpoints and ends by the signal', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'agent-chat-term-'));
+    try {
+      const service = await ServiceProcess.start({ CHAT_ROOT: root, CHAT_CHECKPOINT_SECONDS: '3600' });
+      await fetch(service.url('/r/calm/say/a/hello'));
+      const parked = fetch(service.url('/r/calm?since=1&wait=10&format=json')).then((r) => r.json());
+      await new Promise((r) => setTimeout(r, 200));
+      const started = Date.now();
+      const exited = new Promise<[number | null, string | null]>((resolve) =>
+        service.child.once('exit', (code, signal) => resolve([code, signal])),
+      );
+      service.child.kill('SIGTERM');
+      expect(await parked).toMatchObject({ count: 0, wait_held: true });
+      // Nest re-raises the signal once its shutdown hooks are done: the process ends by SIGTERM, not a crash.
+      expect(await exited).toEqual([null, 'SIGTERM']);
+      expect(Date.now() - started).toBeLessThan(5000);
+      const { readdirSync } = await import('node:fs');
+      expect(readdirSync(join(root, 'checkpoints')).some((name) => name.endsWith('.json'))).toBe(true);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  }, 30_000);
 });
