@@ -24,10 +24,9 @@ export class CheckpointRecovery {
     private readonly files: RingFileStore,
   ) {}
 
-  restore(projections: readonly Projection[]): number {
+  async restore(projections: readonly Projection[]): Promise<number> {
     this.checkpoints.removeTemporaries();
-    const all = this.checkpoints.readAll();
-    const newest = all[0];
+    const newest = await this.checkpoints.newestIntact();
     const from = newest?.offset ?? 0;
     if (this.log.firstOffset() > from) {
       throw new RecoveryError(
@@ -41,11 +40,13 @@ export class CheckpointRecovery {
           `records a checkpoint already covered; restore the log from backup`,
       );
     }
-    const trusted = new Set(all.flatMap((checkpoint) => Object.keys(checkpoint.files)));
+    const trusted = new Set(this.checkpoints.headers().flatMap((header) => Object.keys(header.files)));
     for (const [file, length] of Object.entries(newest?.files ?? {})) {
       const size = this.files.size(file);
       if (size < length) {
-        throw new RecoveryError(`ring file ${file} holds ${size} bytes, the checkpoint at ${from} needs ${length}`);
+        throw new RecoveryError(
+          `ring file ${file} holds ${size} bytes, the checkpoint at ${from} needs ${length}`,
+        );
       }
       this.files.truncate(file, length);
     }
@@ -55,7 +56,9 @@ export class CheckpointRecovery {
         projection.restore(newest.projections[projection.name]);
       }
     }
-    this.logger.log(newest ? `restored checkpoint at offset ${from}` : 'no checkpoint: replaying the whole log');
+    this.logger.log(
+      newest ? `restored checkpoint at offset ${from}` : 'no checkpoint: replaying the whole log',
+    );
     return from;
   }
 }

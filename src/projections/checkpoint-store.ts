@@ -1,24 +1,39 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, unlinkSync } from 'node:fs';
+import {
+  closeSync,
+  createReadStream,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readSync,
+  unlinkSync,
+} from 'node:fs';
 import { open, rename } from 'node:fs/promises';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import {
+  Checkpoint,
+  CheckpointAssembler,
+  CheckpointHeader,
+  CheckpointLine,
+  checkpointLines,
+} from './checkpoint-format';
 
-/** What a checkpoint records: the next log offset to apply, every projection's state, the files it trusts. */
-export interface Checkpoint {
-  readonly version: 1;
-  readonly offset: number;
-  readonly createdAt: string;
-  readonly projections: Record<string, unknown>;
-  /** Ring file name → length valid at `offset`. */
-  readonly files: Record<string, number>;
+export type { Checkpoint, CheckpointHeader } from './checkpoint-format';
+
+const NAME = /^(\d{20})\.ckpt$/;
+const FLUSH_BYTES = 1 << 20;
+
+function fileName(offset: number): string {
+  return `${String(offset).padStart(20, '0')}.ckpt`;
 }
 
-const NAME = /^(\d{20})\.json$/;
-
 /**
- * Checkpoints live in `<root>/checkpoints/<offset, 20 digits>.json`, each written to a temporary file,
- * fsynced, renamed into place and the directory fsynced, with a SHA-256 of its body in the first line so
- * a damaged checkpoint is detected and skipped (start-up then falls back to an older one).
+ * Checkpoints live in `<root>/checkpoints/<offset, 20 digits>.ckpt` (format: checkpoint-format.ts).
+ * Each is streamed to a temporary file, fsynced, renamed into place and the directory fsynced; its
+ * last line carries a SHA-256 of everything before it, so a damaged or truncated checkpoint is
+ * detected when loaded and start-up falls back to an older one.
  */
 export class CheckpointStore {
   readonly dir: string;
@@ -29,13 +44,22 @@ export class CheckpointStore {
   }
 
   async write(checkpoint: Checkpoint): Promise<void> {
-    const body = JSON.stringify(checkpoint);
-    const digest = createHash('sha256').update(body).digest('hex');
-    const name = `${String(checkpoint.offset).padStart(20, '0')}.json`;
+    const name = fileName(checkpoint.offset);
     const tmp = join(this.dir, `${name}.tmp`);
+    const hash = createHash('sha256');
     const handle = await open(tmp, 'w');
     try {
-      await handle.writeFile(`${digest}\n${body}`);
+      let chunk = '';
+      for (const line of checkpointLines(checkpoint)) {
+        chunk += `${line}\n`;
+        if (chunk.length >= FLUSH_BYTES) {
+          hash.update(chunk);
+          await handle.write(chunk);
+          chunk = '';
+        }
+      }
+      hash.update(chunk);
+      await handle.write(`${chunk}${JSON.stringify(['end', hash.digest('hex')])}\n`);
       await handle.sync();
     } finally {
       await handle.close();
@@ -58,35 +82,77 @@ export class CheckpointStore {
       .sort((a, b) => b - a);
   }
 
-  /** The checkpoint at `offset`, or null when it is missing or fails its digest. */
-  read(offset: number): Checkpoint | null {
-    const path = join(this.dir, `${String(offset).padStart(20, '0')}.json`);
+  /** The header (offset, ring files) of every checkpoint whose first line parses, newest first. */
+  headers(): CheckpointHeader[] {
+    return this.offsets()
+      .map((offset) => this.readHeader(offset))
+      .filter((h): h is CheckpointHeader => h !== null);
+  }
+
+  /** The whole checkpoint at `offset`, or null when it is missing, truncated or fails its digest. */
+  async read(offset: number): Promise<Checkpoint | null> {
+    const path = join(this.dir, fileName(offset));
     if (!existsSync(path)) return null;
-    const text = readFileSync(path, 'utf8');
-    const newline = text.indexOf('\n');
-    const body = text.slice(newline + 1);
-    if (newline !== 64 || createHash('sha256').update(body).digest('hex') !== text.slice(0, 64)) return null;
+    const hash = createHash('sha256');
+    const assembler = new CheckpointAssembler();
+    let sealed = false;
     try {
-      return JSON.parse(body) as Checkpoint;
+      for await (const text of createInterface({
+        input: createReadStream(path, 'utf8'),
+        crlfDelay: Infinity,
+      })) {
+        if (sealed) return null; // bytes after the end line
+        const line = JSON.parse(text) as CheckpointLine;
+        if (line[0] === 'end') {
+          if (line[1] !== hash.digest('hex')) return null;
+          sealed = true;
+          continue;
+        }
+        hash.update(`${text}\n`);
+        assembler.add(line);
+      }
+      return sealed ? assembler.result() : null;
     } catch {
       return null;
     }
   }
 
-  /** Every readable checkpoint, newest first. */
-  readAll(): Checkpoint[] {
-    return this.offsets()
-      .map((offset) => this.read(offset))
-      .filter((c): c is Checkpoint => c !== null);
+  /** The newest checkpoint that reads back intact, or null. */
+  async newestIntact(): Promise<Checkpoint | null> {
+    for (const offset of this.offsets()) {
+      const checkpoint = await this.read(offset);
+      if (checkpoint !== null) return checkpoint;
+    }
+    return null;
   }
 
   delete(offset: number): void {
-    const path = join(this.dir, `${String(offset).padStart(20, '0')}.json`);
+    const path = join(this.dir, fileName(offset));
     if (existsSync(path)) unlinkSync(path);
   }
 
   /** Leftover temporary files of a checkpoint write interrupted by a crash. */
   removeTemporaries(): void {
     for (const name of readdirSync(this.dir)) if (name.endsWith('.tmp')) unlinkSync(join(this.dir, name));
+  }
+
+  private readHeader(offset: number): CheckpointHeader | null {
+    const fd = openSync(join(this.dir, fileName(offset)), 'r');
+    try {
+      let text = '';
+      const buffer = Buffer.alloc(64 * 1024);
+      for (let position = 0; !text.includes('\n');) {
+        const n = readSync(fd, buffer, 0, buffer.length, position);
+        if (n === 0) return null;
+        text += buffer.toString('utf8', 0, n);
+        position += n;
+      }
+      const line = JSON.parse(text.slice(0, text.indexOf('\n'))) as CheckpointLine;
+      return line[0] === 'header' && line[1].version === 2 ? line[1] : null;
+    } catch {
+      return null;
+    } finally {
+      closeSync(fd);
+    }
   }
 }

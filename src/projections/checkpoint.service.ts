@@ -58,7 +58,7 @@ export class CheckpointService {
     await this.log.sync(); // under interval/none the checkpoint must never be ahead of the durable log
     await this.files.syncDirty();
     await this.store.write({
-      version: 1,
+      version: 2,
       offset,
       createdAt: formatTimestamp(this.clock.nowMicros()),
       projections,
@@ -71,8 +71,8 @@ export class CheckpointService {
   private async collectGarbage(): Promise<void> {
     const offsets = this.store.offsets();
     for (const old of offsets.slice(this.config.checkpointsKeep)) this.store.delete(old);
-    const kept = this.store.readAll();
-    const needed = new Set(kept.flatMap((checkpoint) => Object.keys(checkpoint.files)));
+    const kept = this.store.headers();
+    const needed = new Set(kept.flatMap((header) => Object.keys(header.files)));
     for (const projection of this.projections) {
       for (const file of projection.referencedFiles?.().keys() ?? []) needed.add(file);
     }

@@ -40,7 +40,7 @@ export async function replay(request: ReplayRequest): Promise<ReplayReport> {
   const source = new SegmentedEventLog({ dir: join(request.source, 'log'), readOnly: true, logger: quiet });
   await source.open();
   try {
-    const base = chooseBase(request, source);
+    const base = await chooseBase(request, source);
     mkdirSync(request.target, { recursive: true });
     if (base !== null) await copyBase(request.source, request.target, base);
     const log = new SegmentedEventLog({
@@ -75,10 +75,11 @@ export async function replay(request: ReplayRequest): Promise<ReplayReport> {
   }
 }
 
-function chooseBase(request: ReplayRequest, source: EventLog): Checkpoint | null {
+async function chooseBase(request: ReplayRequest, source: EventLog): Promise<Checkpoint | null> {
   if (source.firstOffset() === 0) return null;
-  const covered = new CheckpointStore(request.source)
-    .readAll()
+  const store = new CheckpointStore(request.source);
+  const covered = store
+    .headers()
     .filter((checkpoint) => checkpoint.offset >= source.firstOffset())
     .filter(
       (checkpoint) =>
@@ -93,7 +94,9 @@ function chooseBase(request: ReplayRequest, source: EventLog): Checkpoint | null
         'replay cannot reach further back than the oldest kept checkpoint',
     );
   }
-  return oldest;
+  const checkpoint = await store.read(oldest.offset);
+  if (checkpoint === null) throw new Error(`the checkpoint at offset ${oldest.offset} is damaged`);
+  return checkpoint;
 }
 
 async function copyBase(sourceRoot: string, targetRoot: string, base: Checkpoint): Promise<void> {

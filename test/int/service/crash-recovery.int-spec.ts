@@ -101,7 +101,7 @@ describe('graceful shutdown of the service process', () => {
       expect(await exited).toEqual([null, 'SIGTERM']);
       expect(Date.now() - started).toBeLessThan(5000);
       const { readdirSync } = await import('node:fs');
-      expect(readdirSync(join(root, 'checkpoints')).some((name) => name.endsWith('.json'))).toBe(true);
+      expect(readdirSync(join(root, 'checkpoints')).some((name) => name.endsWith('.ckpt'))).toBe(true);
     } finally {
       rmSync(root, { recursive: true, force: true });
     }
