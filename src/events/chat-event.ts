@@ -1,3 +1,5 @@
+import { NoteEvent } from '../notes/note-events';
+
 /**
  * Every accepted write becomes one or more of these past-tense events in the log; projections fold
  * them into read models. Events carry everything replay needs (timestamps included): replaying the
@@ -35,7 +37,7 @@ export interface RoomReaped {
 }
 
 export type RoomEvent = RoomCreated | MessageAppended | RoomReaped;
-export type ChatEvent = RoomEvent;
+export type ChatEvent = RoomEvent | NoteEvent;
 export type ChatEventType = ChatEvent['type'];
 
 /** Events decoded from the log, with the position they came from. */

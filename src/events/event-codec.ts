@@ -1,6 +1,12 @@
 import { ChatEvent } from './chat-event';
 
-const KNOWN_TYPES: ReadonlySet<string> = new Set(['room.created', 'message.appended', 'room.reaped']);
+const KNOWN_TYPES: ReadonlySet<string> = new Set([
+  'room.created',
+  'message.appended',
+  'room.reaped',
+  'note.written',
+  'note.reclaimed',
+]);
 
 /** Unknown or malformed payloads: the log holds something this build cannot interpret. */
 export class EventDecodeError extends Error {}

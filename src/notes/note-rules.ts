@@ -1,0 +1,87 @@
+import { FIXED_LIMITS } from '../config/app-config';
+import { BadRequestError } from '../common/errors/bad-request.error';
+import { ForbiddenError } from '../common/errors/forbidden.error';
+import { codePointLength, sweep } from '../common/sweep';
+import { NoteConflictError } from './errors/note-conflict.error';
+import { NoteCaps } from './note-caps';
+import { NoteConditions } from './note-conditions';
+import { NoteState } from './note-write.model';
+import { ROOM_NONCE } from './reserved-namespaces';
+
+/** Sweeps a note value and enforces 1..8192 code points (contract §5.2, same wording as texts). */
+export function sweptNoteValue(raw: string): string {
+  const value = sweep(raw);
+  if (value.length === 0) {
+    throw new BadRequestError(
+      'empty text: nothing is left once invisible characters (newlines, control and format characters) ' +
+        'become spaces and the ends are trimmed. A note value needs at least one visible character.',
+    );
+  }
+  const length = codePointLength(value);
+  if (length > FIXED_LIMITS.noteChars) {
+    throw new BadRequestError(
+      `text too long: ${length} characters after the single-line sweep; the limit for a note value is ` +
+        `${FIXED_LIMITS.noteChars}. Split it over several keys; for long non-Latin values use ` +
+        'POST /kv/<ns>/<key> with a JSON body (a URL carries far fewer characters).',
+    );
+  }
+  return value;
+}
+
+export interface ConditionCheck {
+  readonly ns: string;
+  readonly key: string;
+  readonly conditions: NoteConditions;
+  readonly current: NoteState | null;
+  readonly idleDays: number;
+}
+
+/** Evaluates a write's conditions against the current note (contract §10.3); a loss is a 409. */
+export function assertConditionsHold(check: ConditionCheck): void {
+  const { ns, key, conditions, current, idleDays } = check;
+  if (conditions.ifAbsent && current !== null) {
+    throw new NoteConflictError(ns, key, 'already_exists', current.value, idleDays);
+  }
+  if (conditions.ifValue !== null && current?.value !== conditions.ifValue) {
+    throw new NoteConflictError(ns, key, 'changed', current?.value ?? null, idleDays);
+  }
+}
+
+export interface CapacityCheck {
+  readonly ns: string;
+  readonly caps: NoteCaps;
+  readonly inNamespace: number;
+  readonly total: number;
+  readonly idleDays: number;
+}
+
+/** Capacity for new notes (contract §10.3): overwrites always proceed; a new one past a cap is a 400. */
+export function assertNoteCapacity(check: CapacityCheck): void {
+  const { ns, caps, idleDays } = check;
+  if (check.inNamespace >= caps.perNamespace) {
+    throw new BadRequestError(
+      `note limit reached (${caps.perNamespace} is the cap per namespace, and /kv/${ns} holds it): overwrite ` +
+        `an existing key instead (GET /kv/${ns} lists them). Notes idle for ${idleDays} days are reclaimed.`,
+    );
+  }
+  if (check.total >= caps.total) {
+    throw new BadRequestError(
+      `global note limit reached (${caps.total} is the cap across every namespace): a fresh namespace buys ` +
+        `nothing; overwrite an existing note instead. Notes idle for ${idleDays} days are reclaimed.`,
+    );
+  }
+}
+
+/**
+ * The ownership-nonce rule (contract §10.4): the nonce must be strictly greater, as an integer, than
+ * the room's counter in room-nonce; a counter that is not digits refuses everything (fail closed).
+ */
+export function assertNonceUnused(room: string, nonceAsSent: string, counter: string | null): void {
+  if (counter === null) return;
+  if (/^[0-9]+$/.test(counter) && BigInt(nonceAsSent) > BigInt(counter)) return;
+  throw new ForbiddenError(
+    `nonce ${nonceAsSent} was already used: the ownership notes of ${room} (room-owners and room-allow) ` +
+      `share one counter, /kv/${ROOM_NONCE}/${room}, which stands at ${counter}. Sign again with a larger ` +
+      'nonce (a millisecond clock works).',
+  );
+}

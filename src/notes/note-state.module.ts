@@ -1,0 +1,14 @@
+import { Module } from '@nestjs/common';
+import { NoteWriteModel } from './note-write.model';
+import { RoomOwnership } from './room-ownership';
+
+/**
+ * The note write state both features decide on: NotesModule's lanes and the rooms' write gate (owned
+ * rooms). Its own module so RoomsModule can import it without importing NotesModule, which imports
+ * RoomsModule for the room heads a claim checks.
+ */
+@Module({
+  providers: [NoteWriteModel, RoomOwnership],
+  exports: [NoteWriteModel, RoomOwnership],
+})
+export class NoteStateModule {}

@@ -1,0 +1,90 @@
+import { Injectable } from '@nestjs/common';
+import { NoteEvent } from './note-events';
+import { NotesProjection } from './notes.projection';
+
+/** What a write decision knows about one note: its value and last write time, or null when absent. */
+export interface NoteState {
+  readonly value: string;
+  readonly lastWriteAt: number;
+}
+
+interface PendingNote {
+  readonly ns: string;
+  readonly key: string;
+  readonly state: NoteState | null;
+  /** Offset of the last appended-but-not-yet-applied event that changed this note. */
+  readonly untilOffset: number;
+}
+
+/**
+ * The state note decisions are made against: the notes read model plus the effect of note events
+ * that were appended but not applied yet. Lanes read it (gates, conditions, the nonce counter,
+ * capacity), decide, append and record here in one synchronous step, so the log's order is the
+ * decisions' order: two compare-and-set writers can never both see the same current value, and two
+ * ownership writes can never both burn the same nonce. The message gate reads owner notes here too,
+ * so a claim decided before a message is seen by that message's gate.
+ */
+@Injectable()
+export class NoteWriteModel {
+  private readonly pending = new Map<string, PendingNote>();
+
+  constructor(private readonly notes: NotesProjection) {}
+
+  view(ns: string, key: string): NoteState | null {
+    const pending = this.pending.get(id(ns, key));
+    if (pending !== undefined) return pending.state;
+    const note = this.notes.get(ns, key);
+    return note === undefined ? null : { value: note.value, lastWriteAt: note.lastWriteAt };
+  }
+
+  /** Notes in `ns`, counting creations and reclaims not applied yet (only new-note writes ask). */
+  countIn(ns: string): number {
+    return this.notes.countIn(ns) + this.pendingDelta((note) => note.ns === ns);
+  }
+
+  /** Notes in every namespace, counting what is pending. */
+  total(): number {
+    return this.notes.totalNotes + this.pendingDelta(() => true);
+  }
+
+  hasPending(ns: string, key: string): boolean {
+    return this.pending.has(id(ns, key));
+  }
+
+  /** Records the state a just-appended event leads to. */
+  record(event: NoteEvent, untilOffset: number): void {
+    const state = nextNoteState(this.view(event.ns, event.key), event);
+    this.pending.set(id(event.ns, event.key), { ns: event.ns, key: event.key, state, untilOffset });
+  }
+
+  /** Forgets pending state once the read model has applied everything up to `offset`. */
+  settle(ns: string, key: string, offset: number): void {
+    const pending = this.pending.get(id(ns, key));
+    if (pending !== undefined && pending.untilOffset <= offset) this.pending.delete(id(ns, key));
+  }
+
+  private pendingDelta(matches: (note: PendingNote) => boolean): number {
+    let delta = 0;
+    for (const note of this.pending.values()) {
+      if (!matches(note)) continue;
+      const applied = this.notes.get(note.ns, note.key) !== undefined;
+      if ((note.state !== null) !== applied) delta += note.state !== null ? 1 : -1;
+    }
+    return delta;
+  }
+}
+
+/** How one event changes a note's write state (the write-side mirror of the projection's fold). */
+export function nextNoteState(state: NoteState | null, event: NoteEvent): NoteState | null {
+  switch (event.type) {
+    case 'note.written':
+      return { value: event.value, lastWriteAt: event.at };
+    case 'note.reclaimed':
+      return state !== null && state.lastWriteAt === event.expectedLastWriteAt ? null : state;
+  }
+}
+
+/** Names cannot contain a newline, so this key never collides. */
+function id(ns: string, key: string): string {
+  return `${ns}\n${key}`;
+}

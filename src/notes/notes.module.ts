@@ -1,0 +1,28 @@
+import { Module } from '@nestjs/common';
+import { NotesPresenter } from '../http/notes.presenter';
+import { RoomsModule } from '../rooms/rooms.module';
+import { NamespaceGate } from './namespace-gate';
+import { NoteLanesService } from './note-lanes.service';
+import { NoteReadService } from './note-read.service';
+import { NoteStateModule } from './note-state.module';
+import { NoteWriteService } from './note-write.service';
+import { NotesController } from './notes.controller';
+import { NotesReaperService } from './notes-reaper.service';
+import { SignedNoteLaneService } from './signed-note-lane.service';
+
+/** Notes: reads, listings, the unsigned and signed write lanes, ownership notes and the reaper. */
+@Module({
+  imports: [RoomsModule, NoteStateModule],
+  controllers: [NotesController],
+  providers: [
+    NoteWriteService,
+    NamespaceGate,
+    NoteReadService,
+    NoteLanesService,
+    SignedNoteLaneService,
+    NotesReaperService,
+    NotesPresenter,
+  ],
+  exports: [NoteWriteService, NoteReadService, NoteLanesService],
+})
+export class NotesModule {}

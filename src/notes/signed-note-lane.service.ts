@@ -1,0 +1,72 @@
+import { Injectable } from '@nestjs/common';
+import { BadRequestError } from '../common/errors/bad-request.error';
+import { JsonObject } from '../http/body/json-object.parser';
+import { Query } from '../http/url/query-parser';
+import { assertSignature } from '../identity/signature-check';
+import { noteSigningPayload } from '../identity/signing-payload';
+import { NamespaceGate } from './namespace-gate';
+import { NoteConditions, parseBodyConditions, parseQueryConditions } from './note-conditions';
+import { sweptNoteValue } from './note-rules';
+import { NoteWriteAck, NoteWriteService } from './note-write.service';
+
+interface SignedNote {
+  readonly ns: string;
+  readonly key: string;
+  readonly value: string;
+  readonly did: string;
+  readonly nonce: string;
+}
+
+/**
+ * The signed note lanes (contract §10.4): nonce, did and signature encoding (400) → verification over
+ * `ns|key|nonce|value` with the swept value (403 with the canonical string) → namespace gate and
+ * conditions (GET: gate first; POST: conditions first) → nonce burn (403) → write (409/400).
+ */
+@Injectable()
+export class SignedNoteLaneService {
+  constructor(
+    private readonly gate: NamespaceGate,
+    private readonly writer: NoteWriteService,
+  ) {}
+
+  /** GET /kv/{ns}/{key}/set-signed/{did}/{sig}/{nonce}/{value}. */
+  setSigned(
+    note: { ns: string; key: string; did: string; sig: string; nonce: string; rawValue: string },
+    query: Query,
+  ): Promise<NoteWriteAck> {
+    const value = sweptNoteValue(note.rawValue);
+    const signed = { ...note, value };
+    assertSignature(note, (nonceAsSent) => noteSigningPayload(note.ns, note.key, nonceAsSent, value));
+    const { firstClaim } = this.gate.admitSigned(note.ns, note.key, value, note.did);
+    return this.write(signed, parseQueryConditions(query), firstClaim);
+  }
+
+  /** POST /kv/{ns}/{key} with a non-empty `did` (type-checked and trimmed), value already swept. */
+  post(ns: string, key: string, did: string, value: string, body: JsonObject): Promise<NoteWriteAck> {
+    const sig = trimmedString(body, 'sig');
+    const nonce = trimmedString(body, 'nonce');
+    assertSignature({ did, sig, nonce }, (nonceAsSent) => noteSigningPayload(ns, key, nonceAsSent, value));
+    const conditions = parseBodyConditions(body);
+    const { firstClaim } = this.gate.admitSigned(ns, key, value, did);
+    return this.write({ ns, key, value, did, nonce }, conditions, firstClaim);
+  }
+
+  private write(note: SignedNote, conditions: NoteConditions, firstClaim: boolean): Promise<NoteWriteAck> {
+    return this.writer.write({
+      ns: note.ns,
+      key: note.key,
+      value: note.value,
+      conditions,
+      signed: { did: note.did, nonce: note.nonce },
+      resetAllowList: firstClaim,
+    });
+  }
+}
+
+/** `sig` and `nonce` on POST: strings when present (a JSON number nonce is refused), trimmed. */
+function trimmedString(body: JsonObject, name: string): string {
+  const value = body[name];
+  if (value === undefined) return '';
+  if (typeof value !== 'string') throw new BadRequestError(`bad ${name}: must be a string`);
+  return value.trim();
+}
