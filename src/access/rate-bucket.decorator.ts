@@ -9,4 +9,5 @@ export const RATE_BUCKET = 'agent-chat:rate-bucket';
  * Declares a route's rate bucket. The rate-limit guard reads it; routes without it (documents,
  * /healthz, 404s, 405s) are never limited.
  */
-export const RateBucket = (kind: RateKind): MethodDecorator & ClassDecorator => SetMetadata(RATE_BUCKET, kind);
+export const RateBucket = (kind: RateKind): MethodDecorator & ClassDecorator =>
+  SetMetadata(RATE_BUCKET, kind);

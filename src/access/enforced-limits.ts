@@ -1,0 +1,42 @@
+import { AppConfig } from '../config/app-config';
+import { BODY_CAP_BYTES } from '../http/body/body-reader';
+
+/**
+ * The abuse limits this process enforces, under the names /config publishes them (contract §15.4,
+ * `settings`), so the documents can never state numbers the guards do not apply.
+ */
+export interface EnforcedLimits {
+  readonly rate_read: number;
+  readonly rate_write: number;
+  readonly rate_rooms_per_day: number;
+  readonly max_wait: number;
+  readonly max_waiters_total: number;
+  readonly max_waiters_per_ip: number;
+  readonly dupe_filter_seconds: number;
+  readonly dupe_min_length: number;
+  readonly dupe_max_copies: number;
+  readonly max_rooms: number;
+  readonly body_max_bytes: number;
+  readonly body_deadline_seconds: number;
+  readonly max_headers: number;
+  readonly max_header_bytes: number;
+}
+
+export function enforcedLimits(config: AppConfig): EnforcedLimits {
+  return {
+    rate_read: config.rateRead,
+    rate_write: config.rateWrite,
+    rate_rooms_per_day: config.rateRoomsPerDay,
+    max_wait: config.maxWait,
+    max_waiters_total: config.maxWaitersTotal,
+    max_waiters_per_ip: config.maxWaitersPerIp,
+    dupe_filter_seconds: config.dupeFilterSeconds,
+    dupe_min_length: config.dupeMinLength,
+    dupe_max_copies: config.dupeMaxCopies,
+    max_rooms: config.maxRooms,
+    body_max_bytes: BODY_CAP_BYTES,
+    body_deadline_seconds: config.bodyDeadlineSeconds,
+    max_headers: config.maxHeaders,
+    max_header_bytes: config.maxHeaderBytes,
+  };
+}

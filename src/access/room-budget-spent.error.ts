@@ -1,0 +1,34 @@
+import { DomainError } from '../common/domain-error';
+import { roundHalfEven } from '../common/py-round';
+import { retryAfterSeconds } from './rate-limited.error';
+
+export interface RoomBudgetSpentDetails {
+  readonly room: string;
+  readonly roomsPerDay: number;
+  readonly waitSeconds: number;
+  readonly maxRooms: number;
+  readonly retentionSeconds: number;
+}
+
+/**
+ * The caller's room-creation budget is spent and this write would create a room (contract §13.2):
+ * 429 with `Retry-After`. Writing to rooms that exist is unaffected, and the body says so.
+ */
+export class RoomBudgetSpentError extends DomainError {
+  constructor({ room, roomsPerDay, waitSeconds, maxRooms, retentionSeconds }: RoomBudgetSpentDetails) {
+    const wait = retryAfterSeconds(waitSeconds);
+    super(
+      'rate_limited',
+      `room-creation budget spent: /r/${room} does not exist yet, and this IP has used its ${roomsPerDay} ` +
+        'new rooms for the day.\n' +
+        `retry after: ${wait}s — the budget refills continuously, one room every ` +
+        `${roundHalfEven(86_400 / roomsPerDay)}s, so waiting longer buys a bigger burst, up to ${roomsPerDay}.\n` +
+        'still open: writing to rooms that already exist is unaffected; /rooms lists them, /r/events shows ' +
+        'what is new, and /r/lobby is where strangers meet.\n' +
+        `why: rooms are a shared, capped resource (${maxRooms} on this instance), reclaimed after ` +
+        `${roundHalfEven(retentionSeconds / 86_400)} days without a write.\n` +
+        'the enforced number is published in /.well-known/agent.json as limits.new_rooms_per_day_per_ip.',
+      { 'retry-after': String(wait) },
+    );
+  }
+}

@@ -1,0 +1,62 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { Clock } from '../common/clock';
+import { AppConfig } from '../config/app-config';
+import { APP_CONFIG } from '../config/config.tokens';
+import { RoomBudgetSpentError } from './room-budget-spent.error';
+import { TokenBucketTable } from './token-bucket-table';
+
+/** One charged room-creation token; refunding it more than once has no further effect. */
+export interface CreationCharge {
+  refund(): void;
+}
+
+export const NOTHING_CHARGED: CreationCharge = { refund: () => undefined };
+
+/**
+ * New rooms per client per day (contract §13.2): capacity N, one token back every 86400/N seconds.
+ * The write gate charges it last, only when the write would create the room; the caller refunds the
+ * token when the write turns out not to have created it (another writer got there first, a reaped
+ * room's seq continued, a duplicate or any later refusal). Table bounded like the rate buckets.
+ */
+@Injectable()
+export class RoomCreationBudget {
+  private readonly table: TokenBucketTable;
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    clock: Clock,
+  ) {
+    const perDay = config.rateRoomsPerDay;
+    this.table = new TokenBucketTable(
+      { capacity: perDay, perSecond: perDay / 86_400 },
+      config.rateMaxBuckets,
+      clock,
+    );
+  }
+
+  get size(): number {
+    return this.table.size;
+  }
+
+  /** Spends one of `client`'s creation tokens for `room`, or throws the 429. */
+  charge(client: string, room: string): CreationCharge {
+    const take = this.table.take(client);
+    if (!take.granted) {
+      throw new RoomBudgetSpentError({
+        room,
+        roomsPerDay: this.config.rateRoomsPerDay,
+        waitSeconds: take.waitSeconds,
+        maxRooms: this.config.maxRooms,
+        retentionSeconds: this.config.retentionSeconds,
+      });
+    }
+    let refunded = false;
+    return {
+      refund: () => {
+        if (refunded) return;
+        refunded = true;
+        this.table.refund(client);
+      },
+    };
+  }
+}
