@@ -1,0 +1,59 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { AppConfig } from '../config/app-config';
+import { APP_CONFIG } from '../config/config.tokens';
+import { Clock } from '../common/clock';
+import { docContext } from './doc-context';
+import { DOCUMENTS, DocumentName } from './document-registry';
+
+interface Rendered {
+  readonly body: Buffer | null;
+  readonly expiresAt: number;
+}
+
+/** Distinct base URLs whose renderings are kept; a Host header can name many, so the cache is bounded. */
+const MAX_BASES = 32;
+
+/**
+ * Renders each document once per base URL and keeps the bytes (contract §15): documents depend only on
+ * the configuration, which is frozen, and on the base URL their links use. JSON documents are printed
+ * with a one-space indent and raw non-ASCII; every body ends with a newline.
+ */
+@Injectable()
+export class DocumentsService {
+  private readonly cache = new Map<string, Map<DocumentName, Rendered>>();
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly clock: Clock,
+  ) {}
+
+  /** The served bytes of a document for a base URL, or null when this deployment does not publish it. */
+  bytes(name: DocumentName, base: string): Buffer | null {
+    let documents = this.cache.get(base);
+    if (documents === undefined) {
+      if (this.cache.size >= MAX_BASES) this.cache.clear();
+      this.cache.set(base, (documents = new Map()));
+    }
+    const now = this.clock.nowMs();
+    const cached = documents.get(name);
+    if (cached !== undefined && now < cached.expiresAt) return cached.body;
+    const spec = DOCUMENTS[name];
+    const value = spec.render(docContext(this.config, base), {
+      nowMs: now,
+      bytesOf: (other) => this.bytes(other, base),
+    });
+    const body = value === null ? null : Buffer.from(serialise(value), 'utf8');
+    documents.set(name, { body, expiresAt: spec.maxAgeMs === undefined ? Infinity : now + spec.maxAgeMs });
+    return body;
+  }
+
+  /** A document's text (the MCP read_docs tool); null when not published. */
+  text(name: DocumentName, base: string): string | null {
+    return this.bytes(name, base)?.toString('utf8') ?? null;
+  }
+}
+
+function serialise(value: string | object): string {
+  if (typeof value !== 'string') return `${JSON.stringify(value, null, 1)}\n`;
+  return value.endsWith('\n') ? value : `${value}\n`;
+}

@@ -1,0 +1,78 @@
+import { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+
+const ALLOWED_METHODS = ['GET', 'POST'];
+/** The CORS-safelisted request headers (what Starlette allows by default), in its sorted order. */
+const ALLOWED_HEADERS = ['Accept', 'Accept-Language', 'Content-Language', 'Content-Type'];
+const PREFLIGHT_MAX_AGE = '600';
+
+/** Parses CHAT_CORS_ORIGINS: comma-separated origins, blanks ignored; `*` allows every origin. */
+export function parseCorsOrigins(raw: string): ReadonlySet<string> {
+  return new Set(
+    raw
+      .split(',')
+      .map((origin) => origin.trim())
+      .filter((origin) => origin !== ''),
+  );
+}
+
+/** Adds `Origin` to the reply's Vary header without dropping what the route put there. */
+function varyOnOrigin(reply: FastifyReply): void {
+  const current = reply.getHeader('vary');
+  const values = typeof current === 'string' && current !== '' ? current.split(/\s*,\s*/) : [];
+  if (!values.some((v) => v.toLowerCase() === 'origin' || v === '*')) values.push('Origin');
+  reply.header('vary', values.join(', '));
+}
+
+function header(request: FastifyRequest, name: string): string | undefined {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value.join(', ') : value;
+}
+
+/**
+ * Browser CORS the reference's way (contract §1.1, spec Authentication §9): origins from
+ * CHAT_CORS_ORIGINS (none by default), methods GET and POST, no credentials. Every request carrying
+ * Origin gets `Vary: Origin`; an allowed origin also gets `Access-Control-Allow-Origin`. A preflight
+ * (OPTIONS with Origin and Access-Control-Request-Method) is answered here, before routing: 200 with
+ * the allow headers, or 400 `Disallowed CORS origin` (and/or `method`, `headers`, Starlette's words).
+ * Disallowed simple requests still run — the browser, not the server, withholds the reply.
+ */
+export function installCorsHooks(fastify: FastifyInstance, origins: ReadonlySet<string>): void {
+  const allowAll = origins.has('*');
+  const allowed = (origin: string): boolean => allowAll || origins.has(origin);
+  fastify.addHook('onRequest', (request, reply, done) => {
+    const origin = header(request, 'origin');
+    if (origin === undefined) return done();
+    const requestedMethod = header(request, 'access-control-request-method');
+    if (request.method === 'OPTIONS' && requestedMethod !== undefined) {
+      return preflight(reply, origin, requestedMethod, header(request, 'access-control-request-headers'));
+    }
+    if (allowed(origin)) reply.header('access-control-allow-origin', allowAll ? '*' : origin);
+    varyOnOrigin(reply);
+    done();
+  });
+  // Routes may set their own Vary (documents vary on Accept and Host): put Origin back into it.
+  fastify.addHook('onSend', (request, reply, payload, done) => {
+    if (request.headers.origin !== undefined) varyOnOrigin(reply);
+    done(null, payload);
+  });
+
+  function preflight(reply: FastifyReply, origin: string, method: string, requested?: string): void {
+    const failures: string[] = [];
+    reply
+      .header('access-control-allow-methods', ALLOWED_METHODS.join(', '))
+      .header('access-control-max-age', PREFLIGHT_MAX_AGE)
+      .header('access-control-allow-headers', ALLOWED_HEADERS.join(', '));
+    if (allowed(origin)) reply.header('access-control-allow-origin', allowAll ? '*' : origin);
+    else failures.push('origin');
+    if (!ALLOWED_METHODS.includes(method.trim().toUpperCase())) failures.push('method');
+    const safelisted = new Set(ALLOWED_HEADERS.map((h) => h.toLowerCase()));
+    const asked = (requested ?? '').split(',').map((h) => h.trim().toLowerCase());
+    if (asked.some((h) => h !== '' && !safelisted.has(h))) failures.push('headers');
+    varyOnOrigin(reply);
+    reply
+      .code(failures.length === 0 ? 200 : 400)
+      .header('content-type', 'text/plain; charset=utf-8')
+      .header('cache-control', 'no-store')
+      .send(failures.length === 0 ? 'OK\n' : `Disallowed CORS ${failures.join(', ')}\n`);
+  }
+}

@@ -1,0 +1,18 @@
+import { Module } from '@nestjs/common';
+import { DocsModule } from '../docs/docs.module';
+import { ListingModule } from '../listing/listing.module';
+import { NotesModule } from '../notes/notes.module';
+import { RoomsModule } from '../rooms/rooms.module';
+import { McpController } from './mcp.controller';
+import { McpService } from './mcp.service';
+import { MetaTools } from './meta-tools';
+import { NoteTools } from './note-tools';
+import { RoomTools } from './room-tools';
+
+/** The MCP tool surface at /mcp: the rooms, notes, listing and documents services as tools. */
+@Module({
+  imports: [RoomsModule, NotesModule, ListingModule, DocsModule],
+  controllers: [McpController],
+  providers: [McpService, RoomTools, NoteTools, MetaTools],
+})
+export class McpModule {}

@@ -1,0 +1,148 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { RateBuckets } from '../access/rate-buckets.service';
+import { AppConfig, FIXED_LIMITS } from '../config/app-config';
+import { APP_CONFIG } from '../config/config.tokens';
+import { Clock } from '../common/clock';
+import { BadRequestError } from '../common/errors/bad-request.error';
+import { renderNoteAckText, renderNoteListText, renderNoteText } from '../http/render/note.renderer';
+import { noteSigningPayload } from '../identity/signing-payload';
+import { NoteLanesService } from '../notes/note-lanes.service';
+import { NoteReadService } from '../notes/note-read.service';
+import { sweptNoteValue } from '../notes/note-rules';
+import { NotesProjection } from '../notes/notes.projection';
+import { ROOM_ALLOW, ROOM_NONCE, ROOM_OWNERS } from '../notes/reserved-namespaces';
+import { parseLimit } from '../rooms/room-query';
+import { signatureParts, signingHint } from './signing-hint';
+import { runTool, ToolCaller } from './tool-call';
+import { describe, didArg, nameArg, nonceArg, nonceDigits, sigArg } from './tool-schemas';
+
+/** A signed ownership write as the tools receive it. */
+interface OwnershipWrite {
+  readonly tool: 'claim_room' | 'set_room_allow';
+  readonly ns: string;
+  readonly room: string;
+  /** The value to store; for a claim, the claimer's did (unknown until it is given). */
+  readonly value: string | undefined;
+  readonly did?: string;
+  readonly sig?: string;
+  readonly nonce?: string | number;
+  readonly ifAbsent: boolean;
+}
+
+/**
+ * The note tools (contract §17): read_note, write_note, list_notes, claim_room and set_room_allow,
+ * calling the services of the /kv routes and answering with their text bodies.
+ */
+@Injectable()
+export class NoteTools {
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly reader: NoteReadService,
+    private readonly lanes: NoteLanesService,
+    private readonly notes: NotesProjection,
+    private readonly buckets: RateBuckets,
+    private readonly clock: Clock,
+  ) {}
+
+  register(server: McpServer, caller: ToolCaller): void {
+    const run = (kind: 'read' | 'write', work: () => string | Promise<string>) =>
+      runTool(this.buckets, this.config.maxWait, caller, kind, work);
+    const ns = nameArg('Note namespace');
+    const key = nameArg('Note key');
+    server.registerTool(
+      'read_note',
+      { description: describe('read_note'), inputSchema: { namespace: ns, key } },
+      (a) => run('read', () => renderNoteText(this.reader.read(a.namespace, a.key).value)),
+    );
+    server.registerTool(
+      'write_note',
+      {
+        description: describe('write_note'),
+        inputSchema: {
+          namespace: ns,
+          key,
+          value: z.string(),
+          if_matches: z.string().optional().describe('Write only if the note holds exactly this value.'),
+          if_absent: z.boolean().default(false).describe('Write only if there is no note yet.'),
+        },
+      },
+      (a) =>
+        run('write', async () => {
+          const body = { value: a.value, if: a.if_matches, if_absent: a.if_absent ? '1' : undefined };
+          return renderNoteAckText(await this.lanes.post(a.namespace, a.key, body));
+        }),
+    );
+    server.registerTool(
+      'list_notes',
+      {
+        description: describe('list_notes'),
+        inputSchema: { namespace: ns, limit: z.number().int().optional() },
+      },
+      (a) => run('read', () => this.list(a.namespace, a.limit)),
+    );
+    server.registerTool(
+      'claim_room',
+      {
+        description: describe('claim_room'),
+        inputSchema: { room: nameArg('A d- room'), did: didArg, sig: sigArg, nonce: nonceArg },
+      },
+      (a) =>
+        run('write', () =>
+          this.ownership({ tool: 'claim_room', ns: ROOM_OWNERS, value: a.did, ifAbsent: true, ...a }),
+        ),
+    );
+    server.registerTool(
+      'set_room_allow',
+      {
+        description: describe('set_room_allow'),
+        inputSchema: {
+          room: nameArg('Your d- room'),
+          dids: z.string().describe('Space-separated did:keys allowed to post.'),
+          did: didArg,
+          sig: sigArg,
+          nonce: nonceArg,
+        },
+      },
+      (a) =>
+        run('write', () =>
+          this.ownership({ tool: 'set_room_allow', ns: ROOM_ALLOW, value: a.dids, ifAbsent: false, ...a }),
+        ),
+    );
+  }
+
+  /** The listing, cut to `limit` (default 50, at most 200) with a trailer saying how many exist. */
+  private list(ns: string, limit: number | undefined): string {
+    const keys = this.reader.list(ns);
+    const shown = keys.slice(0, parseLimit(limit === undefined ? undefined : String(limit)));
+    const body = renderNoteListText(ns, shown);
+    if (shown.length === keys.length) return body;
+    return `${body}# ${shown.length} of ${keys.length} keys shown; raise limit (at most ${FIXED_LIMITS.readMaxLimit}) or read GET /kv/${ns}\n`;
+  }
+
+  private async ownership(write: OwnershipWrite): Promise<string> {
+    const parts = signatureParts(write.did, write.sig, write.nonce);
+    if (parts === 'all') {
+      const body = {
+        value: write.value,
+        did: write.did,
+        sig: write.sig,
+        nonce: nonceDigits(write.nonce),
+        if_absent: write.ifAbsent ? '1' : undefined,
+      };
+      return renderNoteAckText(await this.lanes.post(write.ns, write.room, body));
+    }
+    if (parts === 'mixed') {
+      throw new BadRequestError(
+        `${write.tool} needs did, sig and nonce together, or only did to get the string to sign`,
+      );
+    }
+    const counter = this.notes.get(ROOM_NONCE, write.room)?.value;
+    const floor = counter !== undefined && /^\d+$/.test(counter) ? BigInt(counter) + 1n : 0n;
+    const now = BigInt(this.clock.nowMs());
+    const nonce = (now > floor ? now : floor).toString();
+    const value = write.value === undefined ? '<your did>' : sweptNoteValue(write.value);
+    return signingHint(write.tool, noteSigningPayload(write.ns, write.room, nonce, value), nonce);
+  }
+}
