@@ -1,6 +1,7 @@
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppModule, AppModuleOptions } from './app.module';
+import { installCorsHooks, parseCorsOrigins } from './http/cors-hooks';
 import { installHttpHooks } from './http/http-hooks';
 import { parseQuery } from './http/url/query-parser';
 import { rewriteUrl } from './http/url/decode-path';
@@ -9,12 +10,17 @@ import { NestLogger } from './common/nest-logger';
 /**
  * Builds the application on Fastify with the reference's HTTP conventions: routing on the decoded
  * path, form-style last-wins query parsing, long free-form segments, no framework body parsing (POST
- * bodies are read by the routes after the guards), HEAD refused on the write GETs.
+ * bodies are read by the routes after the guards), HEAD refused on the write GETs, browser CORS.
  */
 export async function createApp(options: AppModuleOptions): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter({
     rewriteUrl: (req: { url?: string }) => rewriteUrl(req.url ?? '/'),
-    routerOptions: { maxParamLength: 1 << 20, ignoreTrailingSlash: false, caseSensitive: true, querystringParser: parseQuery },
+    routerOptions: {
+      maxParamLength: 1 << 20,
+      ignoreTrailingSlash: false,
+      caseSensitive: true,
+      querystringParser: parseQuery,
+    },
     exposeHeadRoutes: true,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
@@ -24,7 +30,9 @@ export async function createApp(options: AppModuleOptions): Promise<NestFastifyA
     bodyParser: false,
     logger: new NestLogger(options.config.logLevel),
   });
-  installHttpHooks(app.getHttpAdapter().getInstance());
+  const fastify = app.getHttpAdapter().getInstance();
+  installHttpHooks(fastify, options.config);
+  installCorsHooks(fastify, parseCorsOrigins(options.config.corsOrigins));
   app.enableShutdownHooks();
   await app.init();
   return app;

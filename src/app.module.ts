@@ -1,12 +1,18 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { ScheduleModule } from '@nestjs/schedule';
+import { AccessModule } from './access/access.module';
+import { globalGuardProviders } from './access/global-guards';
 import { AppConfig } from './config/app-config';
 import { APP_CONFIG } from './config/config.tokens';
+import { DocsModule } from './docs/docs.module';
 import { Clock, SystemClock } from './common/clock';
 import { HealthController } from './health.controller';
 import { HttpErrorFilter } from './http/http-error.filter';
+import { ListingModule } from './listing/listing.module';
 import { LogModule } from './log/log.module';
+import { McpModule } from './mcp/mcp.module';
+import { NotesModule } from './notes/notes.module';
 import { ProjectionsModule } from './projections/projections.module';
 import { RoomsModule } from './rooms/rooms.module';
 
@@ -16,19 +22,33 @@ export interface AppModuleOptions {
   readonly clock?: Clock;
 }
 
-/** Composition root: configuration, clock, the log, read models, features, and the one error filter. */
+/**
+ * Composition root: configuration, clock, the log, read models, features, the one error filter, and
+ * the global guards in their pinned order (src/access/global-guards.ts).
+ */
 @Module({})
 export class AppModule {
   static forRoot(options: AppModuleOptions): DynamicModule {
     return {
       module: AppModule,
       global: true,
-      imports: [ScheduleModule.forRoot(), LogModule, ProjectionsModule, RoomsModule],
+      imports: [
+        ScheduleModule.forRoot(),
+        AccessModule,
+        LogModule,
+        ProjectionsModule,
+        RoomsModule,
+        NotesModule,
+        ListingModule,
+        DocsModule,
+        McpModule,
+      ],
       controllers: [HealthController],
       providers: [
         { provide: APP_CONFIG, useValue: options.config },
         { provide: Clock, useValue: options.clock ?? new SystemClock() },
         { provide: APP_FILTER, useClass: HttpErrorFilter },
+        ...globalGuardProviders(),
       ],
       exports: [APP_CONFIG, Clock],
     };

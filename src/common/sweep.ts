@@ -7,7 +7,12 @@ const INVISIBLE = /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Zl}\p{Zp}]/gu;
 
 export function sweep(text: string): string {
   // After the replacement only category Zs remains strip-able, and String#trim removes exactly that set.
-  return text.replace(INVISIBLE, ' ').trim();
+  return invisiblesToSpaces(text).trim();
+}
+
+/** The sweep's replacement step alone: every code point of the six categories becomes one space. */
+export function invisiblesToSpaces(text: string): string {
+  return text.replace(INVISIBLE, ' ');
 }
 
 const SURROGATE = /[\uD800-\uDFFF]/;

@@ -31,6 +31,34 @@ export class AppConfig {
   @IsInt() @Min(1) @Max(100) checkpointsKeep = 2;
   /** Long-poll ceiling in seconds (`wait` is clamped to it). */
   @IsNumber() @Min(0) @Max(300) maxWait = 10;
+  /** Long-polls parked at once in this process (0 refuses every slot: waits answer at once). */
+  @IsInt() @Min(0) maxWaitersTotal = 64;
+  /** Long-polls one client may have parked at once. */
+  @IsInt() @Min(0) maxWaitersPerIp = 4;
+  /** Reads per minute per client (token bucket, burst = the same number; floored at 1). */
+  @IsInt() rateRead = 120;
+  /** Writes per minute per client (floored at 1). */
+  @IsInt() rateWrite = 30;
+  /** New rooms per day per client (burst = the same number; one token back every 86400/N s). */
+  @IsInt() @Min(1) rateRoomsPerDay = 20;
+  /** Per-bucket-kind cap on remembered clients; the idlest bucket is forgotten first. */
+  @IsInt() @Min(1) rateMaxBuckets = 20_000;
+  /** Header naming the client (first comma-separated value); empty = the socket peer address. */
+  @IsString() clientIpHeader = '';
+  /** Duplicate-filter window in seconds (0 disables the filter). */
+  @IsNumber() @Min(0) dupeFilterSeconds = 60;
+  /** Copies of one text a room accepts within the window (floored at 1). */
+  @IsInt() dupeMaxCopies = 5;
+  /** Normalised texts shorter than this many code points are never filtered. */
+  @IsInt() @Min(0) dupeMinLength = 16;
+  /** Texts the duplicate filter remembers across all rooms; the oldest is forgotten first. */
+  @IsInt() @Min(1) dupeMaxKeys = 4096;
+  /** Total seconds a POST body may take to arrive (408 and the connection closes). */
+  @IsNumber() @Min(0.05) bodyDeadlineSeconds = 10;
+  /** Request headers allowed (431 above). */
+  @IsInt() @Min(1) maxHeaders = 48;
+  /** Header bytes allowed, summed as name + value + 4 per header (431 above). */
+  @IsInt() @Min(64) maxHeaderBytes = 8192;
   /** Records of `e-` rooms older than this many seconds are hidden from reads and export. */
   @IsInt() @Min(1) ephemeralTtlSeconds = 900;
   /** Rooms holding at most one record are reaped after this idle time (whole hours, 1 h to 7 days). */
@@ -41,6 +69,10 @@ export class AppConfig {
   @IsNumber() @Min(0.05) reapEverySeconds = 600;
   /** Room-count cap: creating a room beyond it is refused with 400. */
   @IsInt() @Min(1) maxRooms = 5120;
+  /** Notes per namespace (new notes past it are a 400); 0 = max rooms, and never below it (see noteCaps). */
+  @IsInt() @Min(0) maxNotesPerNs = 0;
+  /** Notes in total; 0 = 32 × max rooms, and never below 4 × max rooms (see noteCaps). */
+  @IsInt() @Min(0) maxNotesTotal = 0;
   /** Per-room ring size in bytes; past it the room is compacted to its newest half. */
   @IsInt() @Min(4096) ringBytes = 10 * 1024 * 1024;
   /** Total retained room bytes; past it new rooms are refused and rings shrink to their floor. */
@@ -49,11 +81,17 @@ export class AppConfig {
   @IsInt() @Min(1) hotTailMb = 256;
   /** `s-maxage` for shareable reads (0 keeps `no-store`). */
   @IsInt() @Min(0) edgeCacheSeconds = 1;
+  /** `s-maxage` for the companion documents (0 keeps `no-store`). */
+  @IsInt() @Min(0) staticCacheSeconds = 300;
+  /** Browser origins allowed to read replies cross-origin, comma-separated (empty: none). */
+  @IsString() corsOrigins = '';
+  /** Security contact for /.well-known/security.txt: an e-mail address or a URL (empty: not served). */
+  @IsString() securityContact = '';
   /** Milliseconds a graceful shutdown waits for in-flight requests before closing connections. */
   @IsInt() @Min(0) shutdownGraceMs = 5000;
   /** Log verbosity. */
-  @IsIn(['debug', 'info', 'warn', 'error', 'silent']) logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent' =
-    'info';
+  @IsIn(['debug', 'info', 'warn', 'error', 'silent']) logLevel:
+    'debug' | 'info' | 'warn' | 'error' | 'silent' = 'info';
   /** Base URL used in documents; empty derives it from the Host header. */
   @IsOptional() @IsString() publicUrl = '';
 }

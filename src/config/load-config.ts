@@ -51,11 +51,16 @@ export function buildConfig(overrides: Partial<AppConfig>): Readonly<AppConfig> 
   if (errors.length > 0) {
     const byField = new Map(KNOBS.map((k) => [k.field as string, k.env]));
     const lines = errors.map(
-      (e) => `${byField.get(e.property) ?? e.property}=${String(e.value)}: ${Object.values(e.constraints ?? {}).join('; ')}`,
+      (e) =>
+        `${byField.get(e.property) ?? e.property}=${String(e.value)}: ${Object.values(e.constraints ?? {}).join('; ')}`,
     );
     throw new ConfigError(`invalid configuration:\n  ${lines.join('\n  ')}`);
   }
   // The reference clamps the stillborn window to whole hours.
   config.stillbornSeconds = Math.floor(config.stillbornSeconds / 3600) * 3600;
+  // Floors, not refusals (contract §16): a budget of 0 would refuse everything.
+  config.rateRead = Math.max(1, config.rateRead);
+  config.rateWrite = Math.max(1, config.rateWrite);
+  config.dupeMaxCopies = Math.max(1, config.dupeMaxCopies);
   return Object.freeze(config);
 }

@@ -1,9 +1,30 @@
 import { FastifyRequest } from 'fastify';
 
+/** The identity of each request, settled once by the onRequest hook (see installHttpHooks). */
+const identities = new WeakMap<object, string>();
+
 /**
- * The identity per-client budgets are charged to: the socket's peer address. (Trusting a proxy
- * header is a configuration decision of the rate-limit work; never X-Forwarded-For by default.)
+ * The identity per-client budgets (rate buckets, room creation, long-poll slots) are charged to
+ * (contract §13.1): the socket peer address, unless the operator named a header to trust
+ * (CHAT_CLIENT_IP_HEADER), whose first comma-separated value is used when present. No header is
+ * trusted by default — a client can send any of them, and proxies append to X-Forwarded-For, so the
+ * first entry is the client's own claim.
  */
-export function clientOf(request: FastifyRequest): string {
+export function identifyClient(request: FastifyRequest, trustedHeader: string): string {
+  if (trustedHeader !== '') {
+    const raw = request.headers[trustedHeader.toLowerCase()];
+    const first = (Array.isArray(raw) ? raw[0] : (raw ?? '')).split(',')[0].trim();
+    if (first !== '') return first;
+  }
   return request.socket.remoteAddress ?? request.ip;
+}
+
+/** Called once per request before any guard, so the guard and the lanes agree on who is calling. */
+export function rememberClient(request: FastifyRequest, trustedHeader: string): void {
+  identities.set(request.raw, identifyClient(request, trustedHeader));
+}
+
+/** The request's client identity (the socket peer if the hook did not run, e.g. in unit tests). */
+export function clientOf(request: FastifyRequest): string {
+  return identities.get(request.raw) ?? request.socket.remoteAddress ?? request.ip;
 }

@@ -49,8 +49,15 @@ export class HttpErrorFilter implements ExceptionFilter {
     if (typeof error?.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {
       return this.replies.text(reply, `${error.statusCode} ${error.message}`, 'no-store', error.statusCode);
     }
-    this.logger.error(exception instanceof Error ? (exception.stack ?? exception.message) : String(exception));
-    this.replies.text(reply, '500 internal error: the server failed; nothing was changed by this request.', 'no-store', 500);
+    this.logger.error(
+      exception instanceof Error ? (exception.stack ?? exception.message) : String(exception),
+    );
+    this.replies.text(
+      reply,
+      '500 internal error: the server failed; nothing was changed by this request.',
+      'no-store',
+      500,
+    );
   }
 
   private unmatched(request: FastifyRequest, reply: FastifyReply): void {
@@ -59,7 +66,12 @@ export class HttpErrorFilter implements ExceptionFilter {
     switch (resolution.kind) {
       case 'method_not_allowed':
         reply.header('allow', resolution.allow.join(', '));
-        return this.replies.text(reply, methodNotAllowedText(request.method, resolution.allow), 'no-store', 405);
+        return this.replies.text(
+          reply,
+          methodNotAllowedText(request.method, resolution.allow),
+          'no-store',
+          405,
+        );
       case 'redirect': {
         const url = request.raw.url ?? request.url;
         const q = url.indexOf('?');

@@ -1,27 +1,40 @@
 import { FastifyInstance } from 'fastify';
+import { headerBlockRefusal, HeaderLimits } from '../access/header-limits';
+import { setBodyDeadline } from './body/body-reader';
+import { rememberClient } from './client-identity';
 import { methodNotAllowedText } from './render/route-map.text';
+import { Replies } from './reply';
 import { isWriteGetPath } from './routes/route-table';
 import { requestPath } from './url/decode-path';
 
+export interface HttpHookOptions extends HeaderLimits {
+  /** CHAT_CLIENT_IP_HEADER: the header naming the client, or '' for the socket peer. */
+  readonly clientIpHeader: string;
+  /** CHAT_BODY_DEADLINE_SECONDS: total time a POST body may take to arrive. */
+  readonly bodyDeadlineSeconds: number;
+}
+
 /**
- * Fastify-level behaviour that must happen before any Nest guard or handler runs:
+ * Fastify-level behaviour that must happen before any Nest guard or handler runs, in this order:
+ * - a header block over its limits is refused with 431 before anything else (contract §1.1);
+ * - the client identity is settled once, so the rate guard and the lanes charge the same client, and
+ *   a POST learns its upload deadline;
+ * - HEAD on a GET that writes is refused with 405 `Allow: GET` (HEAD must never write, contract §1.1);
  * - no framework body parsing: every content type (or none) hands the raw stream to the route, which
- *   reads it after the guards under the body cap and upload deadline (src/http/body/body-reader.ts);
- * - HEAD on a GET that writes is refused with 405 `Allow: GET` (HEAD must never write, contract §1.1).
+ *   reads it after the guards under the body cap and upload deadline (src/http/body/body-reader.ts).
  */
-export function installHttpHooks(fastify: FastifyInstance): void {
+export function installHttpHooks(fastify: FastifyInstance, options: HttpHookOptions): void {
+  const replies = new Replies(0);
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
   fastify.addHook('onRequest', (request, reply, done) => {
+    const tooLarge = headerBlockRefusal(request.raw.rawHeaders, options);
+    if (tooLarge !== null) return replies.text(reply, tooLarge, 'no-store', 431);
+    rememberClient(request, options.clientIpHeader);
+    if (request.method === 'POST') setBodyDeadline(request, options.bodyDeadlineSeconds);
     if (request.method === 'HEAD' && isWriteGetPath(requestPath(request.url))) {
-      reply
-        .code(405)
-        .header('allow', 'GET')
-        .header('content-type', 'text/plain; charset=utf-8')
-        .header('cache-control', 'no-store')
-        .header('x-content-type-options', 'nosniff')
-        .send(`${methodNotAllowedText('HEAD', ['GET'])}\n`);
-      return;
+      reply.header('allow', 'GET');
+      return replies.text(reply, methodNotAllowedText('HEAD', ['GET']), 'no-store', 405);
     }
     done();
   });

@@ -19,14 +19,15 @@ export class Replies {
         : 'no-store';
   }
 
-  text(reply: FastifyReply, body: string, cache: CachePolicy = 'no-store', status = 200): void {
+  /** A Buffer body is sent as is: its producer guarantees the trailing newline (cached renderings). */
+  text(reply: FastifyReply, body: string | Buffer, cache: CachePolicy = 'no-store', status = 200): void {
     reply
       .code(status)
       .header('content-type', TEXT)
       .header('cache-control', cache === 'shareable' ? this.shareable : 'no-store')
       .header('x-content-type-options', 'nosniff')
       .header('x-robots-tag', 'noindex')
-      .send(body.endsWith('\n') ? body : `${body}\n`);
+      .send(typeof body !== 'string' || body.endsWith('\n') ? body : `${body}\n`);
   }
 
   json(reply: FastifyReply, body: string | Buffer, cache: CachePolicy = 'no-store'): void {

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { FastifyReply } from 'fastify';
+import { budgetFooter } from '../access/budget-footer';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.tokens';
 import { RoomView } from '../rooms/model/room-view';
@@ -17,17 +18,22 @@ export class RoomPresenter {
     this.replies = new Replies(config.edgeCacheSeconds);
   }
 
-  /** A read: shareable at the edge unless it long-polled (contract §1.4). */
+  /**
+   * A read: shareable at the edge unless it long-polled or carries the `# budget:` footer (contract
+   * §1.4, §13.3 — a cached copy would show one caller's budget to others). JSON has no footers.
+   */
   read(reply: FastifyReply, view: RoomView, json: boolean, waited: boolean): void {
-    const cache = waited ? 'no-store' : 'shareable';
-    if (json) this.replies.json(reply, renderRoomJson(view), cache);
-    else this.replies.text(reply, renderRoomText(view), cache);
+    if (json) return this.replies.json(reply, renderRoomJson(view), waited ? 'no-store' : 'shareable');
+    const footer = budgetFooter(reply.request);
+    const cache = waited || footer !== null ? 'no-store' : 'shareable';
+    this.replies.text(reply, renderRoomText(view, footer === null ? [] : [footer]), cache);
   }
 
   /** A write reply: the room after the append; JSON adds the stored record as `posted` (§8.4). */
   written(reply: FastifyReply, view: RoomView, posted: string, json: boolean): void {
-    if (json) this.replies.json(reply, renderRoomJson(view, posted));
-    else this.replies.text(reply, renderRoomText(view));
+    if (json) return this.replies.json(reply, renderRoomJson(view, posted));
+    const footer = budgetFooter(reply.request);
+    this.replies.text(reply, renderRoomText(view, footer === null ? [] : [footer]));
   }
 
   export(reply: FastifyReply, exported: RoomExport): void {

@@ -34,7 +34,7 @@ export class ProjectionRunner {
 
   /** Restores the newest checkpoint, replays the log after it, then follows new commits. */
   async start(): Promise<{ fromOffset: number; replayed: number }> {
-    const fromOffset = this.recovery.restore(this.projections);
+    const fromOffset = await this.recovery.restore(this.projections);
     this.next = fromOffset;
     let replayed = 0;
     for await (const record of this.log.read(fromOffset)) {
@@ -42,7 +42,9 @@ export class ProjectionRunner {
       replayed++;
     }
     this.unsubscribe = this.log.subscribe((records) => this.applyBatch(records));
-    this.logger.log(`projections ready at offset ${this.next} (checkpoint ${fromOffset}, ${replayed} replayed)`);
+    this.logger.log(
+      `projections ready at offset ${this.next} (checkpoint ${fromOffset}, ${replayed} replayed)`,
+    );
     return { fromOffset, replayed };
   }
 
@@ -76,14 +78,16 @@ export class ProjectionRunner {
     const touched = new Set<string>();
     for (const record of records) {
       if (record.offset < this.next) continue; // already applied during replay
-      touched.add(this.applyRecord(record));
+      const room = this.applyRecord(record);
+      if (room !== null) touched.add(room);
     }
     for (const room of touched) this.notifier.notify(room);
     if (this.waiters.length > 0) this.releaseWaiters();
     for (const listener of this.batchListeners) listener();
   }
 
-  private applyRecord(record: LogRecord): string {
+  /** Applies one record; returns the room it touched (long-polls to wake), or null for note events. */
+  private applyRecord(record: LogRecord): string | null {
     if (record.offset !== this.next) {
       throw new Error(`projection gap: expected offset ${this.next}, log delivered ${record.offset}`);
     }
@@ -91,7 +95,7 @@ export class ProjectionRunner {
     for (const projection of this.projections) projection.apply(event, record.offset);
     this.next = record.offset + 1;
     this.applied++;
-    return event.room;
+    return 'room' in event ? event.room : null;
   }
 
   private releaseWaiters(): void {

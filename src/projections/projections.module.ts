@@ -1,10 +1,20 @@
-import { Global, Inject, Module, OnApplicationBootstrap, OnApplicationShutdown, BeforeApplicationShutdown } from '@nestjs/common';
+import {
+  Global,
+  Inject,
+  Module,
+  OnApplicationBootstrap,
+  OnApplicationShutdown,
+  BeforeApplicationShutdown,
+} from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.tokens';
 import { EventLog } from '../log/event-log';
 import { EVENT_LOG } from '../log/log.tokens';
 import { RingFileStore } from '../rooms/ring/ring-file-store';
 import { TailCache } from '../rooms/ring/tail-cache';
+import { ListingProjection } from '../listing/listing.projection';
+import { WindowLoader } from '../listing/window-loader';
+import { NotesProjection } from '../notes/notes.projection';
 import { RoomsProjection } from '../rooms/rooms.projection';
 import { ChangeNotifier } from './change-notifier';
 import { CheckpointRecovery } from './checkpoint-recovery';
@@ -21,18 +31,49 @@ import { ProjectionRunner } from './projection-runner';
 @Module({
   providers: [
     { provide: RingFileStore, inject: [APP_CONFIG], useFactory: (c: AppConfig) => new RingFileStore(c.root) },
-    { provide: TailCache, inject: [APP_CONFIG], useFactory: (c: AppConfig) => new TailCache(c.hotTailMb * 1024 * 1024) },
-    { provide: CheckpointStore, inject: [APP_CONFIG], useFactory: (c: AppConfig) => new CheckpointStore(c.root) },
+    {
+      provide: TailCache,
+      inject: [APP_CONFIG],
+      useFactory: (c: AppConfig) => new TailCache(c.hotTailMb * 1024 * 1024),
+    },
+    {
+      provide: CheckpointStore,
+      inject: [APP_CONFIG],
+      useFactory: (c: AppConfig) => new CheckpointStore(c.root),
+    },
     RoomsProjection,
-    { provide: PROJECTIONS, inject: [RoomsProjection], useFactory: (rooms: RoomsProjection) => [rooms] },
+    NotesProjection,
+    ListingProjection,
+    WindowLoader,
+    {
+      provide: PROJECTIONS,
+      // Listing last: it reads the rooms metadata each event has just produced.
+      inject: [RoomsProjection, NotesProjection, ListingProjection],
+      useFactory: (rooms: RoomsProjection, notes: NotesProjection, listing: ListingProjection) => [
+        rooms,
+        notes,
+        listing,
+      ],
+    },
     ChangeNotifier,
     CheckpointRecovery,
     ProjectionRunner,
     CheckpointService,
   ],
-  exports: [RingFileStore, TailCache, RoomsProjection, ChangeNotifier, ProjectionRunner, CheckpointService],
+  exports: [
+    RingFileStore,
+    TailCache,
+    RoomsProjection,
+    NotesProjection,
+    ListingProjection,
+    ChangeNotifier,
+    ProjectionRunner,
+    CheckpointService,
+  ],
 })
-export class ProjectionsModule implements OnApplicationBootstrap, BeforeApplicationShutdown, OnApplicationShutdown {
+export class ProjectionsModule
+  implements OnApplicationBootstrap, BeforeApplicationShutdown, OnApplicationShutdown
+{
   private timer: NodeJS.Timeout | null = null;
 
   constructor(

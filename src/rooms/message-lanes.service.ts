@@ -3,8 +3,8 @@ import { BadRequestError } from '../common/errors/bad-request.error';
 import { assertName, NAME_PATTERN_SOURCE, isValidName } from '../common/names';
 import { pyRepr } from '../common/py-repr';
 import { JsonObject } from '../http/body/json-object.parser';
+import { AdmittedAppendService } from './admitted-append.service';
 import { sweptMessageText } from './room-rules';
-import { RoomWriteGate } from './room-write-gate';
 import { AppendedMessage, RoomWriteService } from './room-write.service';
 import { SignedMessageLaneService } from './signed-message-lane.service';
 
@@ -16,16 +16,20 @@ import { SignedMessageLaneService } from './signed-message-lane.service';
 export class MessageLanesService {
   constructor(
     private readonly writer: RoomWriteService,
-    private readonly gate: RoomWriteGate,
+    private readonly admitted: AdmittedAppendService,
     private readonly signed: SignedMessageLaneService,
   ) {}
 
-  /** GET /r/{room}/say/{nick}/{text}: gate → nick → text → capacity → append. */
+  /** GET /r/{room}/say/{nick}/{text}: gate → duplicate → nick → text → capacity → append. */
   say(client: string, room: string, nick: string, rawText: string): Promise<AppendedMessage> {
-    this.gate.admit({ room, signer: null, client });
-    assertName(nick);
-    const text = sweptMessageText(rawText);
-    return this.writer.append({ room, from: nick, text });
+    return this.admitted.append({
+      gate: { room, signer: null, client },
+      dupeText: rawText,
+      append: () => {
+        assertName(nick);
+        return this.writer.append({ room, from: nick, text: sweptMessageText(rawText) });
+      },
+    });
   }
 
   /** POST /r/{room}: `did` and `text` types first; a non-empty `did` selects the signed lane. */
@@ -36,16 +40,31 @@ export class MessageLanesService {
     return this.postUnsigned(client, room, rawText, body);
   }
 
-  /** The unsigned POST: gate → from → text → capacity → append. */
-  private postUnsigned(client: string, room: string, rawText: string, body: JsonObject): Promise<AppendedMessage> {
-    this.gate.admit({ room, signer: null, client });
+  /** The unsigned POST: gate → from → duplicate → text → capacity → append. */
+  private postUnsigned(
+    client: string,
+    room: string,
+    rawText: string,
+    body: JsonObject,
+  ): Promise<AppendedMessage> {
     const from = body.from;
-    if (from === undefined) throw new BadRequestError('bad from: required (your nickname; or sign with did, sig, nonce)');
-    if (typeof from !== 'string') throw new BadRequestError('bad from: must be a string');
-    if (!isValidName(from)) throw new BadRequestError(`bad from: ${pyRepr(from)} must match /${NAME_PATTERN_SOURCE}/`);
-    const text = sweptMessageText(rawText);
-    return this.writer.append({ room, from, text });
+    return this.admitted.append({
+      gate: { room, signer: null, client },
+      beforeDuplicates: () => assertFrom(from),
+      dupeText: rawText,
+      // `from` was checked by assertFrom before the duplicate filter ran.
+      append: () => this.writer.append({ room, from: from as string, text: sweptMessageText(rawText) }),
+    });
   }
+}
+
+/** The unsigned POST's `from`: required, a string, and a valid name (contract §8.1 step 6). */
+function assertFrom(from: unknown): asserts from is string {
+  if (from === undefined)
+    throw new BadRequestError('bad from: required (your nickname; or sign with did, sig, nonce)');
+  if (typeof from !== 'string') throw new BadRequestError('bad from: must be a string');
+  if (!isValidName(from))
+    throw new BadRequestError(`bad from: ${pyRepr(from)} must match /${NAME_PATTERN_SOURCE}/`);
 }
 
 /** A body field that must be a string when present (absent reads as empty); never coerced (§8.1). */

@@ -57,7 +57,7 @@ export class RoomExportService {
     let offset = 0;
     let pending = Buffer.alloc(0);
     const chunk = Buffer.allocUnsafe(CHUNK);
-    for (let position = 0; position < end; ) {
+    for (let position = 0; position < end;) {
       const n = readSync(fd, chunk, 0, Math.min(CHUNK, end - position), position);
       if (n === 0) break;
       position += n;
@@ -77,7 +77,7 @@ export class RoomExportService {
 /** `size` cut back to just after the last newline, so no partial line is ever exported. */
 function lastCompleteLineEnd(fd: number, size: number): number {
   const chunk = Buffer.allocUnsafe(CHUNK);
-  for (let end = size; end > 0; ) {
+  for (let end = size; end > 0;) {
     const start = Math.max(0, end - CHUNK);
     const n = readSync(fd, chunk, 0, end - start, start);
     const newline = chunk.subarray(0, n).lastIndexOf(10);

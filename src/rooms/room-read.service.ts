@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { WaitSlots } from '../access/wait-slots';
 import { AppConfig, FIXED_LIMITS } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.tokens';
 import { Clock } from '../common/clock';
@@ -16,6 +17,8 @@ export interface ReadRequest {
   readonly wait: number;
   /** Aborted when the client goes away. */
   readonly signal?: AbortSignal;
+  /** The client identity a long-poll slot is charged to. */
+  readonly client: string;
 }
 
 /** Room reads and long-polls, served from the rooms read model only (never the log, rarely the disk). */
@@ -26,13 +29,29 @@ export class RoomReadService {
     private readonly rooms: RoomsProjection,
     private readonly notifier: ChangeNotifier,
     private readonly clock: Clock,
+    private readonly slots: WaitSlots,
   ) {}
 
-  /** The newest `limit` messages after `since`; holds an empty read up to `wait` seconds. */
+  /**
+   * The newest `limit` messages after `since`; holds an empty read up to `wait` seconds. A wait takes
+   * a long-poll slot only when it would really park (contract §7.3); without one the empty view
+   * answers at once with `waitHeld: false` and the cause. The slot is freed when the wait ends for
+   * any reason, a disconnect included (the signal aborts the park).
+   */
   async read(request: ReadRequest): Promise<RoomView> {
     assertName(request.room);
     const view = this.view(request.room, request.since, request.limit);
     if (request.wait <= 0 || request.since === null || view.records.length > 0) return view;
+    const slot = this.slots.take(request.client);
+    if (!slot.held) return { ...view, waitHeld: false, waitSeconds: request.wait, waitCause: slot.cause };
+    try {
+      return await this.park(request);
+    } finally {
+      slot.release();
+    }
+  }
+
+  private async park(request: ReadRequest): Promise<RoomView> {
     const deadline = this.clock.nowMs() + request.wait * 1000;
     for (;;) {
       const remaining = deadline - this.clock.nowMs();
@@ -42,7 +61,11 @@ export class RoomReadService {
       const next = this.view(request.room, request.since, request.limit);
       if (next.records.length > 0) return next;
     }
-    return { ...this.view(request.room, request.since, request.limit), waitHeld: true, waitSeconds: request.wait };
+    return {
+      ...this.view(request.room, request.since, request.limit),
+      waitHeld: true,
+      waitSeconds: request.wait,
+    };
   }
 
   /** The view a write reply shows: the newest 20 messages, no cursor. */
@@ -58,7 +81,11 @@ export class RoomReadService {
     const records = selectRecords(this.rooms.tail(room), { since, limit, expiredBeforeMs });
     const head = meta?.head ?? 0;
     const lastSeq =
-      records.length > 0 ? records[records.length - 1].seq : since === null ? 0 : Number(since < head ? since : head);
+      records.length > 0
+        ? records[records.length - 1].seq
+        : since === null
+          ? 0
+          : Number(since < head ? since : head);
     return {
       room,
       records,

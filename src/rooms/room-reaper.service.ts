@@ -1,8 +1,9 @@
-import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.tokens';
 import { Clock } from '../common/clock';
+import { ScheduledPass } from '../common/scheduled-pass';
 import { isReapable } from './room-reap.rule';
 import { RoomWriteService } from './room-write.service';
 import { RoomsProjection } from './rooms.projection';
@@ -14,35 +15,21 @@ const JOB = 'room-reaper';
  * write). A room written between the scan and the append is left alone: the writer checks the head.
  */
 @Injectable()
-export class RoomReaperService implements OnApplicationBootstrap, BeforeApplicationShutdown {
+export class RoomReaperService extends ScheduledPass {
   private readonly logger = new Logger('RoomReaper');
-  private running: Promise<number> | null = null;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly scheduler: SchedulerRegistry,
+    scheduler: SchedulerRegistry,
     private readonly rooms: RoomsProjection,
     private readonly writer: RoomWriteService,
     private readonly clock: Clock,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    const timer = setInterval(() => void this.pass(), this.config.reapEverySeconds * 1000);
-    timer.unref();
-    this.scheduler.addInterval(JOB, timer);
+  ) {
+    super(JOB, config.reapEverySeconds, scheduler);
   }
 
-  beforeApplicationShutdown(): void {
-    if (this.scheduler.doesExist('interval', JOB)) this.scheduler.deleteInterval(JOB);
-  }
-
-  /** One reaper pass; returns how many rooms were reaped. Overlapping calls share one pass. */
-  pass(): Promise<number> {
-    this.running ??= this.reapIdle().finally(() => (this.running = null));
-    return this.running;
-  }
-
-  private async reapIdle(): Promise<number> {
+  /** One reaper pass; returns how many rooms were reaped. */
+  protected async runPass(): Promise<number> {
     const now = this.clock.nowMicros();
     const idle = [...this.rooms.liveMetas()].filter((meta) => isReapable(meta, now, this.config));
     let reaped = 0;

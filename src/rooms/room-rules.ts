@@ -4,7 +4,7 @@ import { ForbiddenError } from '../common/errors/forbidden.error';
 import { assertName, hasClass } from '../common/names';
 import { codePointLength, sweep } from '../common/sweep';
 import { formatTimestamp } from '../common/timestamp';
-import { ChatEvent } from '../events/chat-event';
+import { RoomEvent } from '../events/chat-event';
 import { signedRecordLine, unsignedRecordLine } from './model/stored-record';
 import { RoomWriteState } from './room-write-model';
 
@@ -79,7 +79,7 @@ export interface MessageSignature {
 }
 
 export interface AppendDecision {
-  readonly events: ChatEvent[];
+  readonly events: RoomEvent[];
   readonly seq: number;
   readonly record: string;
   readonly createsRoom: boolean;
@@ -93,11 +93,12 @@ export interface AppendDecision {
 export function decideAppend(input: AppendInput): AppendDecision {
   const { room, target, eventsRoom, atMicros } = input;
   const ts = formatTimestamp(atMicros);
-  const events: ChatEvent[] = [];
+  const events: RoomEvent[] = [];
   const createsRoom = !target.exists;
   if (createsRoom) {
     events.push({ type: 'room.created', room, generation: target.generation + 1, at: atMicros });
-    if (room !== EVENTS_ROOM && !hasClass(room, 'p')) events.push(...announce(room, eventsRoom, atMicros, ts));
+    if (room !== EVENTS_ROOM && !hasClass(room, 'p'))
+      events.push(...announce(room, eventsRoom, atMicros, ts));
   }
   const seq = target.head + 1;
   const { signature } = input;
@@ -111,10 +112,15 @@ export function decideAppend(input: AppendInput): AppendDecision {
   return { events, seq, record, createsRoom };
 }
 
-function announce(room: string, eventsRoom: RoomWriteState, atMicros: number, ts: string): ChatEvent[] {
-  const events: ChatEvent[] = [];
+function announce(room: string, eventsRoom: RoomWriteState, atMicros: number, ts: string): RoomEvent[] {
+  const events: RoomEvent[] = [];
   if (!eventsRoom.exists) {
-    events.push({ type: 'room.created', room: EVENTS_ROOM, generation: eventsRoom.generation + 1, at: atMicros });
+    events.push({
+      type: 'room.created',
+      room: EVENTS_ROOM,
+      generation: eventsRoom.generation + 1,
+      at: atMicros,
+    });
   }
   const seq = eventsRoom.head + 1;
   const record = unsignedRecordLine(seq, ts, 'server', `created ${room}`);

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ChatEvent } from '../events/chat-event';
+import { RoomEvent } from '../events/chat-event';
 import { RoomsProjection } from './rooms.projection';
 
 /** What a write decision needs to know about a room name. */
@@ -25,7 +25,10 @@ interface PendingState extends RoomWriteState {
 export class RoomWriteModel {
   private readonly pending = new Map<string, PendingState>();
   /** Nonces of signed appends not applied yet, by `room|did`. */
-  private readonly pendingNonces = new Map<string, { readonly nonce: bigint; readonly untilOffset: number }>();
+  private readonly pendingNonces = new Map<
+    string,
+    { readonly nonce: bigint; readonly untilOffset: number }
+  >();
 
   constructor(private readonly rooms: RoomsProjection) {}
 
@@ -69,7 +72,12 @@ export class RoomWriteModel {
 
   /** Records the state a just-appended event leads to. */
   record(room: string, state: RoomWriteState, untilOffset: number): void {
-    this.pending.set(room, { exists: state.exists, generation: state.generation, head: state.head, untilOffset });
+    this.pending.set(room, {
+      exists: state.exists,
+      generation: state.generation,
+      head: state.head,
+      untilOffset,
+    });
   }
 
   /** Forgets pending state once the read model has applied everything up to `offset`. */
@@ -80,7 +88,7 @@ export class RoomWriteModel {
 }
 
 /** How one event changes a room's write state (the write-side mirror of the projection's fold). */
-export function nextWriteState(state: RoomWriteState, event: ChatEvent): RoomWriteState {
+export function nextWriteState(state: RoomWriteState, event: RoomEvent): RoomWriteState {
   switch (event.type) {
     case 'room.created':
       return { exists: true, generation: event.generation, head: state.head };

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.tokens';
 import { Clock } from '../common/clock';
-import { ChatEvent } from '../events/chat-event';
+import { RoomEvent } from '../events/chat-event';
 import { encodeEvent } from '../events/event-codec';
 import { EventLog } from '../log/event-log';
 import { EVENT_LOG } from '../log/log.tokens';
@@ -56,17 +56,27 @@ export class RoomWriteService {
 
   async append(message: AppendMessage): Promise<AppendedMessage> {
     const target = this.writeModel.view(message.room);
-    if (!target.exists) assertRoomCapacity(this.config, this.writeModel.roomCount(), this.rooms.liveRoomBytes);
+    if (!target.exists)
+      assertRoomCapacity(this.config, this.writeModel.roomCount(), this.rooms.liveRoomBytes);
     const nonce = message.signature ? BigInt(message.signature.nonceDigits) : null;
-    if (nonce !== null) assertFreshNonce(message.room, nonce, this.writeModel.lastNonce(message.room, message.from));
+    if (nonce !== null)
+      assertFreshNonce(message.room, nonce, this.writeModel.lastNonce(message.room, message.from));
     const decision = decideAppend({
       ...message,
       target,
       eventsRoom: this.writeModel.view(EVENTS_ROOM),
       atMicros: this.clock.nowMicros(),
     });
-    await this.commit(decision.events, nonce === null ? undefined : { room: message.room, did: message.from, nonce });
-    return { room: message.room, seq: decision.seq, record: decision.record, createdRoom: decision.createsRoom };
+    await this.commit(
+      decision.events,
+      nonce === null ? undefined : { room: message.room, did: message.from, nonce },
+    );
+    return {
+      room: message.room,
+      seq: decision.seq,
+      record: decision.record,
+      createdRoom: decision.createsRoom,
+    };
   }
 
   /** Reaps an idle room unless it was written since the reaper looked (then nothing happens). */
@@ -77,7 +87,7 @@ export class RoomWriteService {
     return true;
   }
 
-  private async commit(events: readonly ChatEvent[], spent?: SpentNonce): Promise<void> {
+  private async commit(events: readonly RoomEvent[], spent?: SpentNonce): Promise<void> {
     const appended = this.log.append(events.map(encodeEvent));
     const last = this.log.head() - 1;
     if (spent) this.writeModel.recordNonce(spent.room, spent.did, spent.nonce, last);

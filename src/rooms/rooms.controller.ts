@@ -35,7 +35,12 @@ export class RoomsController {
   async read(@Req() req: FastifyRequest, @Res() res: FastifyReply): Promise<void> {
     const query = parseRoomQuery(req.query as Query, this.config.maxWait);
     const { room } = req.params as Params;
-    const view = await this.reader.read({ room, ...query, signal: query.wait > 0 ? clientGoneSignal(res) : undefined });
+    const view = await this.reader.read({
+      room,
+      ...query,
+      signal: query.wait > 0 ? clientGoneSignal(res) : undefined,
+      client: clientOf(req),
+    });
     this.presenter.read(res, view, query.json, query.wait > 0);
   }
 
@@ -63,7 +68,11 @@ export class RoomsController {
   @RateBucket('write')
   async saySigned(@Req() req: FastifyRequest, @Res() res: FastifyReply): Promise<void> {
     const { room, did, sig, nonce, '*': text } = req.params as Params;
-    this.written(res, req, await this.signed.say(clientOf(req), room, did, sig, nonce, freeFormSegment(text)));
+    this.written(
+      res,
+      req,
+      await this.signed.say(clientOf(req), room, did, sig, nonce, freeFormSegment(text)),
+    );
   }
 
   private written(res: FastifyReply, req: FastifyRequest, appended: AppendedMessage): void {

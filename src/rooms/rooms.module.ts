@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
 import { RoomPresenter } from '../http/room.presenter';
+import { NoteStateModule } from '../notes/note-state.module';
+import { AdmittedAppendService } from './admitted-append.service';
 import { MessageLanesService } from './message-lanes.service';
 import { RoomExportService } from './room-export.service';
 import { RoomReadService } from './room-read.service';
@@ -12,11 +14,13 @@ import { SignedMessageLaneService } from './signed-message-lane.service';
 
 /** Rooms: reads, long-polls, the unsigned write lanes, export and the reaper. */
 @Module({
+  imports: [NoteStateModule],
   controllers: [RoomsController],
   providers: [
     RoomWriteModel,
     RoomWriteService,
     RoomWriteGate,
+    AdmittedAppendService,
     RoomReadService,
     MessageLanesService,
     SignedMessageLaneService,
@@ -24,6 +28,13 @@ import { SignedMessageLaneService } from './signed-message-lane.service';
     RoomReaperService,
     RoomPresenter,
   ],
-  exports: [RoomWriteService, RoomReadService, RoomWriteModel, RoomWriteGate],
+  exports: [
+    RoomWriteService,
+    RoomReadService,
+    RoomWriteModel,
+    RoomWriteGate,
+    MessageLanesService,
+    SignedMessageLaneService,
+  ],
 })
 export class RoomsModule {}

@@ -97,7 +97,13 @@ describe('rooms: export, long-poll, classes and lifecycle', () => {
     expect(all.first_seq as number).toBeGreaterThan(1);
     const exported = (await t.getPath('/r/ring/export')).rawPayload;
     expect(exported.length).toBeLessThanOrEqual(8192);
-    expect(exported.toString('utf8').trimEnd().split('\n').map((l) => JSON.parse(l).seq)).toEqual(seqs);
+    expect(
+      exported
+        .toString('utf8')
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l).seq),
+    ).toEqual(seqs);
   });
 
   it('replays to the same state after a restart: reads, export bytes, generations', async () => {
@@ -107,11 +113,15 @@ describe('rooms: export, long-poll, classes and lifecycle', () => {
     await t.get(RoomReaperService).pass();
     await t.getPath('/r/p-private/say/n/again');
     const before = await Promise.all(
-      ['/r/keep?format=json', '/r/keep/export', '/r/events/export', '/r/p-private?format=json'].map((u) => t.getPath(u)),
+      ['/r/keep?format=json', '/r/keep/export', '/r/events/export', '/r/p-private?format=json'].map((u) =>
+        t.getPath(u),
+      ),
     );
     await t.restart();
     const after = await Promise.all(
-      ['/r/keep?format=json', '/r/keep/export', '/r/events/export', '/r/p-private?format=json'].map((u) => t.getPath(u)),
+      ['/r/keep?format=json', '/r/keep/export', '/r/events/export', '/r/p-private?format=json'].map((u) =>
+        t.getPath(u),
+      ),
     );
     expect(after.map((r) => r.body)).toEqual(before.map((r) => r.body));
     expect(json(after[3])).toMatchObject({ generation: 2, last_seq: 2 });

@@ -24,7 +24,9 @@ describe('rooms: read and write through HTTP', () => {
     ]);
     const asJson = await t.getPath('/r/lobby?format=json');
     expect(asJson.headers['content-type']).toBe('application/json');
-    expect(asJson.body).toBe('{"room":"lobby","count":0,"first_seq":null,"last_seq":0,"generation":0,"messages":[]}\n');
+    expect(asJson.body).toBe(
+      '{"room":"lobby","count":0,"first_seq":null,"last_seq":0,"generation":0,"messages":[]}\n',
+    );
   });
 
   it('appends with GET say and shows the message in reads and the write reply', async () => {
@@ -64,7 +66,9 @@ describe('rooms: read and write through HTTP', () => {
   it('returns the newest `limit` messages after `since`, clamps cursors and never refuses parameters', async () => {
     for (let i = 1; i <= 8; i++) await t.getPath(`/r/room/say/n/m${i}`);
     const seqs = async (query: string): Promise<unknown[]> =>
-      (json(await t.getPath(`/r/room?format=json&${query}`)).messages as Array<{ seq: number }>).map((m) => m.seq);
+      (json(await t.getPath(`/r/room?format=json&${query}`)).messages as Array<{ seq: number }>).map(
+        (m) => m.seq,
+      );
     expect(await seqs('since=2&limit=3')).toEqual([6, 7, 8]);
     expect(await seqs('since=6')).toEqual([7, 8]);
     expect(await seqs('limit=0')).toEqual([8]);
@@ -115,13 +119,17 @@ describe('rooms: read and write through HTTP', () => {
     const mailbox = await t.getPath('/r/mb-box/say/a/hello');
     expect(mailbox.status).toBe(403);
     expect(mailbox.body).toContain('/r/mb-box/say-signed/<did>/<sig>/<nonce>/<text>');
-    expect((await t.getPath('/r/mb-box')).body).toContain('say:  /r/mb-box/say-signed/<did>/<sig>/<nonce>/<text%20url%20encoded>');
+    expect((await t.getPath('/r/mb-box')).body).toContain(
+      'say:  /r/mb-box/say-signed/<did>/<sig>/<nonce>/<text%20url%20encoded>',
+    );
   });
 
   it('applies the name grammar, the single-line sweep and code-point lengths', async () => {
     const bad = await t.getPath('/r/Lobby');
     expect(bad.status).toBe(400);
-    expect(bad.body.startsWith("400 bad name 'Lobby': names must match ^[a-z0-9][a-z0-9_-]{0,47}$")).toBe(true);
+    expect(bad.body.startsWith("400 bad name 'Lobby': names must match ^[a-z0-9][a-z0-9_-]{0,47}$")).toBe(
+      true,
+    );
     expect((await t.getPath('/r/lobby/say/Al/hi')).body.startsWith("400 bad name 'Al'")).toBe(true);
     expect((await t.getPath(`/r/${'a'.repeat(49)}`)).status).toBe(400);
 
@@ -137,14 +145,22 @@ describe('rooms: read and write through HTTP', () => {
   });
 
   it('routes on the decoded path the way the reference does', async () => {
-    expect(json(await t.getPath('/r/d/say/a/a+b%2Fc%3Fd?format=json')).posted).toMatchObject({ text: 'a+b/c?d' });
+    expect(json(await t.getPath('/r/d/say/a/a+b%2Fc%3Fd?format=json')).posted).toMatchObject({
+      text: 'a+b/c?d',
+    });
     const newline = await t.getPath('/r/d/say/a/one%0Atwo');
     expect(newline.status).toBe(404);
     expect(newline.body.startsWith('404 no route matched.')).toBe(true);
-    expect(json(await t.getPath('/r/d/say/a/trailing%0A?format=json')).posted).toMatchObject({ text: 'trailing' });
+    expect(json(await t.getPath('/r/d/say/a/trailing%0A?format=json')).posted).toMatchObject({
+      text: 'trailing',
+    });
     expect((await t.getPath('/r/a%2Fb')).status).toBe(404);
-    expect((await t.getPath('/r/d%2Fexport')).headers['content-type']).toBe('application/x-ndjson; charset=utf-8');
-    expect(json(await t.getPath('/r/d/say/a/bad%FFbyte?format=json')).posted).toMatchObject({ text: 'bad\uFFFDbyte' });
+    expect((await t.getPath('/r/d%2Fexport')).headers['content-type']).toBe(
+      'application/x-ndjson; charset=utf-8',
+    );
+    expect(json(await t.getPath('/r/d/say/a/bad%FFbyte?format=json')).posted).toMatchObject({
+      text: 'bad\uFFFDbyte',
+    });
     expect((await t.getPath('/r/d%0A')).status).toBe(400);
   });
 

@@ -55,10 +55,20 @@ describe('signed lane: did:key, Ed25519, nonces, mailboxes', () => {
     const reply = await t.post('/r/vault?format=json', body);
     expect(reply.status).toBe(200);
     expect(json(reply).posted).toMatchObject({ from: key.did, text, nonce: 1 });
-    const raw = await t.post('/r/vault', { did: key.did, sig: key.sign('vault|2|\ta\nb'), nonce: '2', text: '\ta\nb' });
+    const raw = await t.post('/r/vault', {
+      did: key.did,
+      sig: key.sign('vault|2|\ta\nb'),
+      nonce: '2',
+      text: '\ta\nb',
+    });
     expect(raw.status).toBe(403); // a signature over the unswept text does not cover what is stored
     expect(raw.body.trimEnd().split('\n').pop()).toBe('vault|2|a b');
-    const ok = await t.post('/r/vault', { did: key.did, sig: key.sign('vault|3|a b'), nonce: '3', text: '\ta\nb\u200b' });
+    const ok = await t.post('/r/vault', {
+      did: key.did,
+      sig: key.sign('vault|3|a b'),
+      nonce: '3',
+      text: '\ta\nb\u200b',
+    });
     expect(ok.status).toBe(200);
   });
 
@@ -72,7 +82,11 @@ describe('signed lane: did:key, Ed25519, nonces, mailboxes', () => {
       [`/r/vault/say-signed/${key.did}/${sig.slice(0, 85)}B/5/hi`, 400, '400 bad signature encoding'],
       [`/r/vault/say-signed/${key.did}/${sig}=/5/hi`, 400, '400 bad signature encoding'],
       [`/r/vault/say-signed/${key.did}/${sig}/5/bye`, 403, `403 signature does not verify for ${key.did}.`],
-      [`/r/events/say-signed/${key.did}/${key.sign('events|5|hi')}/5/hi`, 403, '403 /r/events is server-written'],
+      [
+        `/r/events/say-signed/${key.did}/${key.sign('events|5|hi')}/5/hi`,
+        403,
+        '403 /r/events is server-written',
+      ],
       [`/r/Vault/say-signed/${key.did}/${key.sign('Vault|5|hi')}/5/hi`, 400, "400 bad name 'Vault'"],
     ];
     for (const [url, status, prefix] of cases) {
@@ -87,7 +101,10 @@ describe('signed lane: did:key, Ed25519, nonces, mailboxes', () => {
     expect((await t.getPath(saySignedUrl(key, 'vault', '10', 'first'))).status).toBe(200);
     for (const nonce of ['10', '9', '010']) {
       const stale = await t.getPath(saySignedUrl(key, 'vault', nonce, `again ${nonce}`));
-      expect([stale.status, stale.body.startsWith('400 nonce 10 is not greater than 10')]).toEqual([400, nonce !== '9']);
+      expect([stale.status, stale.body.startsWith('400 nonce 10 is not greater than 10')]).toEqual([
+        400,
+        nonce !== '9',
+      ]);
     }
     expect((await t.getPath(saySignedUrl(key, 'vault', '011', 'leading zero'))).status).toBe(200);
     expect((await t.getPath(saySignedUrl(key, 'other', '0', 'another room'))).status).toBe(200);
@@ -95,10 +112,12 @@ describe('signed lane: did:key, Ed25519, nonces, mailboxes', () => {
     expect((await t.getPath(saySignedUrl(other, 'vault', '1', 'another key'))).status).toBe(200);
     const stale = await t.getPath(saySignedUrl(key, 'events', '1', 'x'));
     expect(stale.status).toBe(403); // the gate comes before the stale-nonce check
-    expect((await t.post('/r/vault', { did: key.did, sig: key.sign('vault|5|x'), nonce: 5, text: 'x' })).body).toBe(
-      '400 bad nonce: must be a string\n',
+    expect(
+      (await t.post('/r/vault', { did: key.did, sig: key.sign('vault|5|x'), nonce: 5, text: 'x' })).body,
+    ).toBe('400 bad nonce: must be a string\n');
+    expect((await t.post('/r/vault', { did: key.did, sig: 5, nonce: '5', text: 'x' })).body).toBe(
+      '400 bad sig: must be a string\n',
     );
-    expect((await t.post('/r/vault', { did: key.did, sig: 5, nonce: '5', text: 'x' })).body).toBe('400 bad sig: must be a string\n');
   });
 
   it('lets any valid key write to an mb- mailbox and names the signed lane for unsigned writers', async () => {

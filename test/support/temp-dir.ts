@@ -9,7 +9,10 @@ export function makeTempDir(prefix: string): { readonly path: string; remove(): 
 }
 
 /** Runs `body` with a fresh temporary directory, removed afterwards whatever happens. */
-export async function withTempDir(body: (dir: string) => Promise<void>, prefix = 'agent-chat-'): Promise<void> {
+export async function withTempDir(
+  body: (dir: string) => Promise<void>,
+  prefix = 'agent-chat-',
+): Promise<void> {
   const dir = makeTempDir(prefix);
   try {
     await body(dir.path);

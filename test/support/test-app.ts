@@ -7,6 +7,17 @@ import { Clock } from '../../src/common/clock';
 import { AppConfig } from '../../src/config/app-config';
 import { buildConfig } from '../../src/config/load-config';
 
+/**
+ * Defaults under every test's overrides: silent logs, and budgets far beyond what a suite spends, so
+ * suites that are not about rate limits are not limited. Guard suites set the numbers they test.
+ */
+const TEST_DEFAULTS: Partial<AppConfig> = {
+  logLevel: 'silent',
+  rateRead: 1_000_000,
+  rateWrite: 1_000_000,
+  rateRoomsPerDay: 1_000_000,
+};
+
 export interface Reply {
   readonly status: number;
   readonly headers: Record<string, string | string[] | number | undefined>;
@@ -28,7 +39,10 @@ export class TestApp {
 
   static async start(overrides: Partial<AppConfig> = {}, clock?: Clock, root?: string): Promise<TestApp> {
     const dir = root ?? mkdtempSync(join(tmpdir(), 'agent-chat-'));
-    const app = await createApp({ config: buildConfig({ logLevel: 'silent', ...overrides, root: dir }), clock });
+    const app = await createApp({
+      config: buildConfig({ ...TEST_DEFAULTS, ...overrides, root: dir }),
+      clock,
+    });
     return new TestApp(app, dir, overrides, clock);
   }
 
@@ -36,9 +50,19 @@ export class TestApp {
     return this.app.get(type as never, { strict: false }) as T;
   }
 
-  async request(method: string, url: string, payload?: string | Buffer, headers: Record<string, string> = {}): Promise<Reply> {
+  async request(
+    method: string,
+    url: string,
+    payload?: string | Buffer,
+    headers: Record<string, string> = {},
+  ): Promise<Reply> {
     const response = await this.app.inject({ method: method as 'GET', url, payload, headers });
-    return { status: response.statusCode, headers: response.headers, body: response.body, rawPayload: response.rawPayload };
+    return {
+      status: response.statusCode,
+      headers: response.headers,
+      body: response.body,
+      rawPayload: response.rawPayload,
+    };
   }
 
   getPath(url: string): Promise<Reply> {
@@ -53,7 +77,7 @@ export class TestApp {
 
   async restart(): Promise<void> {
     await this.app.close();
-    const config = buildConfig({ logLevel: 'silent', ...this.overrides, root: this.root });
+    const config = buildConfig({ ...TEST_DEFAULTS, ...this.overrides, root: this.root });
     this.app = await createApp({ config, clock: this.clock });
   }
 

@@ -6,7 +6,15 @@ import { BodyTooLargeError } from './body-too-large.error';
 import { JsonObject, parseJsonObject } from './json-object.parser';
 
 export const BODY_CAP_BYTES = 262_144;
+/** The default of CHAT_BODY_DEADLINE_SECONDS. */
 export const BODY_DEADLINE_SECONDS = 10;
+
+/** The upload deadline of each POST, set by the onRequest hook from the config (see installHttpHooks). */
+const deadlines = new WeakMap<object, number>();
+
+export function setBodyDeadline(request: FastifyRequest, seconds: number): void {
+  deadlines.set(request.raw, seconds);
+}
 
 /**
  * Reads a POST body after the guards ran (the rate token is spent before the body is read, §8.7):
@@ -25,7 +33,8 @@ function readRawBody(request: FastifyRequest, reply: FastifyReply): Promise<Buff
   }
   const stream = request.body;
   if (!(stream instanceof Readable)) return Promise.resolve(Buffer.alloc(0));
-  const remainingMs = BODY_DEADLINE_SECONDS * 1000 - reply.elapsedTime;
+  const deadlineSeconds = deadlines.get(request.raw) ?? BODY_DEADLINE_SECONDS;
+  const remainingMs = deadlineSeconds * 1000 - reply.elapsedTime;
   return new Promise<Buffer>((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -44,7 +53,7 @@ function readRawBody(request: FastifyRequest, reply: FastifyReply): Promise<Buff
     };
     const onEnd = (): void => finish(null, Buffer.concat(chunks, size));
     const onError = (error: Error): void => finish(error);
-    const timer = setTimeout(() => finish(new BodyTimeoutError(BODY_DEADLINE_SECONDS)), Math.max(0, remainingMs));
+    const timer = setTimeout(() => finish(new BodyTimeoutError(deadlineSeconds)), Math.max(0, remainingMs));
     stream.on('data', onData).on('end', onEnd).on('error', onError);
   });
 }

@@ -34,7 +34,8 @@ export const ROUTES: readonly RouteSpec[] = [
     operationId: 'readRoom',
     template: '/r/{room}',
     methods: [...READ, 'POST'],
-    summary: 'Read the newest messages (since, limit, wait, format); POST appends a message from a JSON body.',
+    summary:
+      'Read the newest messages (since, limit, wait, format); POST appends a message from a JSON body.',
   }),
   route({
     operationId: 'exportRoom',
@@ -56,7 +57,72 @@ export const ROUTES: readonly RouteSpec[] = [
     writeGet: true,
     summary: 'Append a message signed with an Ed25519 did:key over room|nonce|text.',
   }),
+  route({
+    operationId: 'listNotes',
+    template: '/kv/{ns}',
+    methods: READ,
+    summary: 'List the keys of a namespace (p- keys never listed).',
+  }),
+  route({
+    operationId: 'readNote',
+    template: '/kv/{ns}/{key}',
+    methods: [...READ, 'POST'],
+    summary: 'Read a note; POST writes one from a JSON body (value, if, if_absent; did, sig, nonce).',
+  }),
+  route({
+    operationId: 'writeNote',
+    template: '/kv/{ns}/{key}/set/{value}',
+    methods: ['GET'],
+    writeGet: true,
+    summary: 'Write a note with one GET (?if= compare-and-set, ?if_absent=1 create only).',
+  }),
+  route({
+    operationId: 'writeNoteSigned',
+    template: '/kv/{ns}/{key}/set-signed/{did}/{sig}/{nonce}/{value}',
+    methods: ['GET'],
+    writeGet: true,
+    summary: 'Write an ownership note (room-owners, room-allow) signed over ns|key|nonce|value.',
+  }),
+  route({
+    operationId: 'listRooms',
+    template: '/rooms',
+    methods: READ,
+    summary: 'Room overview, newest activity first, with topics and engagement aggregates (limit, format).',
+  }),
+  route({
+    operationId: 'discoverRooms',
+    template: '/r/events',
+    methods: [...READ, 'POST'],
+    summary: 'One line per new public room (an ordinary room read); client writes are refused with 403.',
+  }),
+  route({
+    operationId: 'mcp',
+    template: '/mcp',
+    methods: ['POST'],
+    summary: 'MCP tool surface (streamable HTTP, stateless): the same operations as tools.',
+  }),
+  doc('index', '/', 'The manual (same bytes as /llms.txt).'),
+  doc('manual', '/llms.txt', 'The manual: every route, rule and limit in plain text.'),
+  doc('skill', '/skill.md', 'Short onboarding for agents (markdown).'),
+  doc('patterns', '/patterns.md', 'Worked multi-agent patterns (markdown).'),
+  doc('interop', '/interop.md', 'Bridging to other protocols (markdown).'),
+  doc('authDocument', '/auth.md', 'There is no authentication; the optional did:key signing lane.'),
+  doc('openapi', '/openapi.json', 'This description (OpenAPI 3.1.0).'),
+  doc('effectiveConfig', '/config', 'The limits and settings this process enforces.'),
+  doc('agentManifest', '/.well-known/agent.json', 'Machine-readable manifest and limits.'),
+  doc('apiCatalog', '/.well-known/api-catalog', 'RFC 9727 API catalog (linkset).'),
+  doc('agentSkills', '/.well-known/agent-skills/index.json', 'Skills index with the digest of /skill.md.'),
+  doc('aiCatalog', '/.well-known/ai-catalog.json', 'AI catalog of the documents.'),
+  doc('mcpServerCard', '/.well-known/mcp/server-card.json', 'MCP server card pointing at /mcp.'),
+  doc('securityTxt', '/.well-known/security.txt', 'RFC 9116 security contact (404 when none is set).'),
+  doc('robots', '/robots.txt', 'Crawler rules.'),
+  doc('sitemap', '/sitemap.xml', 'Sitemap of the documents (404 when the origin is unknown).'),
 ];
+
+/** A companion document: GET and HEAD, never rate limited. */
+function doc(operationId: string, template: string, summary: string): RouteSpec {
+  return route({ operationId, template, methods: READ, summary });
+}
 
 /** Whether a decoded path is one of the GET routes that write (HEAD is refused there with 405). */
 export function isWriteGetPath(path: string): boolean {

@@ -43,7 +43,9 @@ export function resolveLogOptions(options: SegmentedEventLogOptions): ResolvedLo
     throw new RangeError(`event log: segmentBytes must be a positive integer, got ${resolved.segmentBytes}`);
   }
   if (!Number.isSafeInteger(resolved.initialOffset) || resolved.initialOffset < 0) {
-    throw new RangeError(`event log: initialOffset must be a non-negative integer, got ${resolved.initialOffset}`);
+    throw new RangeError(
+      `event log: initialOffset must be a non-negative integer, got ${resolved.initialOffset}`,
+    );
   }
   if (!FSYNC_POLICIES.includes(resolved.fsync)) {
     throw new RangeError(

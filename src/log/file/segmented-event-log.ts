@@ -125,7 +125,8 @@ export class SegmentedEventLog implements EventLog {
   }
 
   sync(): Promise<void> {
-    if (!this.state || this.closing) return Promise.reject(new LogUnavailableError('sync on a log that is not open'));
+    if (!this.state || this.closing)
+      return Promise.reject(new LogUnavailableError('sync on a log that is not open'));
     return this.options.readOnly ? Promise.resolve() : this.state.committer.syncNow();
   }
 
@@ -153,7 +154,13 @@ export class SegmentedEventLog implements EventLog {
 
   private async recover(): Promise<void> {
     const { segmentBytes, openFile, logger, fsync, fsyncIntervalMs, readOnly, initialOffset } = this.options;
-    const chain = await SegmentChain.open(this.dir, { segmentBytes, openFile, logger, readOnly, initialOffset });
+    const chain = await SegmentChain.open(this.dir, {
+      segmentBytes,
+      openFile,
+      logger,
+      readOnly,
+      initialOffset,
+    });
     this.nextOffset = this.committedNext = chain.next;
     const committer = new GroupCommitter(fsync, this.commitTarget(chain), fsyncIntervalMs);
     this.state = { chain, committer };

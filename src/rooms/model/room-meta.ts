@@ -27,5 +27,17 @@ export interface RoomMeta {
 }
 
 export function newRoomMeta(name: string): RoomMeta {
-  return { name, exists: false, generation: 0, head: 0, firstSeq: 0, records: 0, bytes: 0, appended: 0, lastWriteAt: 0, file: '', epoch: 0 };
+  return {
+    name,
+    exists: false,
+    generation: 0,
+    head: 0,
+    firstSeq: 0,
+    records: 0,
+    bytes: 0,
+    appended: 0,
+    lastWriteAt: 0,
+    file: '',
+    epoch: 0,
+  };
 }

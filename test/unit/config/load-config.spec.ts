@@ -7,12 +7,24 @@ import { ConfigError, loadConfig } from '../../../src/config/load-config';
 describe('configuration', () => {
   it('has a default for every knob and freezes the result', () => {
     const config = loadConfig({});
-    expect(config).toMatchObject({ port: 8080, host: '127.0.0.1', root: './data', fsync: 'always', maxWait: 10 });
+    expect(config).toMatchObject({
+      port: 8080,
+      host: '127.0.0.1',
+      root: './data',
+      fsync: 'always',
+      maxWait: 10,
+    });
     expect(Object.isFrozen(config)).toBe(true);
   });
 
   it('reads the reference knob names and the fsync aliases', () => {
-    const config = loadConfig({ PORT: '9000', CHAT_ROOT: '/tmp/x', CHAT_FSYNC: '0', CHAT_MAX_WAIT: '2.5', CHAT_MAX_ROOMS: '10' });
+    const config = loadConfig({
+      PORT: '9000',
+      CHAT_ROOT: '/tmp/x',
+      CHAT_FSYNC: '0',
+      CHAT_MAX_WAIT: '2.5',
+      CHAT_MAX_ROOMS: '10',
+    });
     expect(config).toMatchObject({ port: 9000, root: '/tmp/x', fsync: 'none', maxWait: 2.5, maxRooms: 10 });
     expect(loadConfig({ CHAT_FSYNC: '1' }).fsync).toBe('always');
     expect(loadConfig({ CHAT_FSYNC: 'interval' }).fsync).toBe('interval');
@@ -23,7 +35,9 @@ describe('configuration', () => {
   });
 
   it('reports every invalid knob in one error naming the variables', () => {
-    expect(() => loadConfig({ PORT: 'eighty', CHAT_FSYNC: 'sometimes', CHAT_STILLBORN_SECONDS: '60' })).toThrow(ConfigError);
+    expect(() =>
+      loadConfig({ PORT: 'eighty', CHAT_FSYNC: 'sometimes', CHAT_STILLBORN_SECONDS: '60' }),
+    ).toThrow(ConfigError);
     try {
       loadConfig({ PORT: 'eighty', CHAT_FSYNC: 'sometimes' });
     } catch (error) {
