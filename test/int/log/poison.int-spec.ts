@@ -35,11 +35,15 @@ describe('a failed write or fdatasync poisons the log', () => {
     await log.append(payloads('durable'));
 
     files.failDatasyncs = true;
-    const failing = log.append(payloads('doomed'));
+    // Each append is observed as soon as it is made: it may reject while the test still sleeps.
+    const failing = Promise.allSettled([log.append(payloads('doomed'))]);
     await sleep(0);
-    const queued = [log.append(payloads('queued-1')), log.append(payloads('queued-2'))];
-    await expect(failing).rejects.toBeInstanceOf(LogUnavailableError);
-    for (const append of queued) await expect(append).rejects.toBeInstanceOf(LogUnavailableError);
+    const queued = Promise.allSettled([log.append(payloads('queued-1')), log.append(payloads('queued-2'))]);
+    const outcomes = [...(await failing), ...(await queued)];
+    for (const outcome of outcomes) {
+      expect(outcome.status).toBe('rejected');
+      expect((outcome as PromiseRejectedResult).reason).toBeInstanceOf(LogUnavailableError);
+    }
 
     files.failDatasyncs = false; // the disk "recovers": the log must still refuse
     await expect(log.append(payloads('after'))).rejects.toThrow(/not accepting writes: poisoned/);
