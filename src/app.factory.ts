@@ -1,5 +1,6 @@
 import { NestFactory } from '@nestjs/core';
-import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { LeanFastifyAdapter } from './http/lean-fastify.adapter';
 import { AppModule, AppModuleOptions } from './app.module';
 import { installCorsHooks, parseCorsOrigins } from './http/cors-hooks';
 import { installHttpHooks } from './http/http-hooks';
@@ -13,7 +14,7 @@ import { NestLogger } from './common/nest-logger';
  * bodies are read by the routes after the guards), HEAD refused on the write GETs, browser CORS.
  */
 export async function createApp(options: AppModuleOptions): Promise<NestFastifyApplication> {
-  const adapter = new FastifyAdapter({
+  const adapter = new LeanFastifyAdapter({
     rewriteUrl: (req: { url?: string }) => rewriteUrl(req.url ?? '/'),
     routerOptions: {
       maxParamLength: 1 << 20,

@@ -11,11 +11,13 @@ export interface SpentBudget {
 }
 
 /** Per-request, keyed on the raw message so the guard and the presenters share it without DI. */
-const spent = new WeakMap<object, SpentBudget>();
+/** Symbol-keyed on the raw request (cheaper per request than a WeakMap entry). */
+const SPENT = Symbol('agent-chat.spent-budget');
+type Tagged = { [SPENT]?: SpentBudget };
 
 /** Called by the rate-limit guard once the token is spent. */
 export function recordSpentBudget(request: FastifyRequest, budget: SpentBudget): void {
-  spent.set(request.raw, budget);
+  (request.raw as Tagged)[SPENT] = budget;
 }
 
 /**
@@ -25,7 +27,7 @@ export function recordSpentBudget(request: FastifyRequest, budget: SpentBudget):
  * JSON replies never carry it, and a reply that carries it must not be edge-cached.
  */
 export function budgetFooter(request: FastifyRequest): string | null {
-  const budget = spent.get(request.raw);
+  const budget = (request.raw as Tagged)[SPENT];
   if (budget === undefined || budget.left * 4 > budget.perMinute) return null;
   const stride = Math.max(1, Math.floor(budget.perMinute / 24));
   if (budget.kind === 'read' && (budget.left + 1) % stride !== 0) return null;

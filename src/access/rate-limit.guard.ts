@@ -23,12 +23,19 @@ export class RateLimitGuard implements CanActivate {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
+  /** Route metadata never changes after boot: read it once per handler, not once per request. */
+  private readonly kinds = new WeakMap<object, RateKind | null>();
+
   canActivate(context: ExecutionContext): boolean {
-    const kind = this.reflector.getAllAndOverride<RateKind | undefined>(RATE_BUCKET, [
-      context.getHandler(),
-      context.getClass(),
-    ]);
-    if (kind === undefined) return true;
+    const handler = context.getHandler();
+    let kind = this.kinds.get(handler);
+    if (kind === undefined) {
+      kind =
+        this.reflector.getAllAndOverride<RateKind | undefined>(RATE_BUCKET, [handler, context.getClass()]) ??
+        null;
+      this.kinds.set(handler, kind);
+    }
+    if (kind === null) return true;
     const request = context.switchToHttp().getRequest<FastifyRequest>();
     const take = this.buckets.take(kind, clientOf(request));
     const perMinute = this.buckets.perMinute(kind);

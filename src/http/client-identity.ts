@@ -1,7 +1,11 @@
 import { FastifyRequest } from 'fastify';
 
-/** The identity of each request, settled once by the onRequest hook (see installHttpHooks). */
-const identities = new WeakMap<object, string>();
+/**
+ * The identity of each request, settled once by the onRequest hook (see installHttpHooks). Kept as a
+ * symbol-keyed property of the raw request: cheaper per request than a WeakMap entry.
+ */
+const CLIENT = Symbol('agent-chat.client');
+type Tagged = { [CLIENT]?: string };
 
 /**
  * The identity per-client budgets (rate buckets, room creation, long-poll slots) are charged to
@@ -21,10 +25,10 @@ export function identifyClient(request: FastifyRequest, trustedHeader: string): 
 
 /** Called once per request before any guard, so the guard and the lanes agree on who is calling. */
 export function rememberClient(request: FastifyRequest, trustedHeader: string): void {
-  identities.set(request.raw, identifyClient(request, trustedHeader));
+  (request.raw as Tagged)[CLIENT] = identifyClient(request, trustedHeader);
 }
 
 /** The request's client identity (the socket peer if the hook did not run, e.g. in unit tests). */
 export function clientOf(request: FastifyRequest): string {
-  return identities.get(request.raw) ?? request.socket.remoteAddress ?? request.ip;
+  return (request.raw as Tagged)[CLIENT] ?? request.socket.remoteAddress ?? request.ip;
 }

@@ -1,3 +1,4 @@
+import { addVary } from './vary';
 import { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 const ALLOWED_METHODS = ['GET', 'POST'];
@@ -13,14 +14,6 @@ export function parseCorsOrigins(raw: string): ReadonlySet<string> {
       .map((origin) => origin.trim())
       .filter((origin) => origin !== ''),
   );
-}
-
-/** Adds `Origin` to the reply's Vary header without dropping what the route put there. */
-function varyOnOrigin(reply: FastifyReply): void {
-  const current = reply.getHeader('vary');
-  const values = typeof current === 'string' && current !== '' ? current.split(/\s*,\s*/) : [];
-  if (!values.some((v) => v.toLowerCase() === 'origin' || v === '*')) values.push('Origin');
-  reply.header('vary', values.join(', '));
 }
 
 function header(request: FastifyRequest, name: string): string | undefined {
@@ -47,14 +40,11 @@ export function installCorsHooks(fastify: FastifyInstance, origins: ReadonlySet<
       return preflight(reply, origin, requestedMethod, header(request, 'access-control-request-headers'));
     }
     if (allowed(origin)) reply.header('access-control-allow-origin', allowAll ? '*' : origin);
-    varyOnOrigin(reply);
+    addVary(reply, 'Origin');
     done();
   });
-  // Routes may set their own Vary (documents vary on Accept and Host): put Origin back into it.
-  fastify.addHook('onSend', (request, reply, payload, done) => {
-    if (request.headers.origin !== undefined) varyOnOrigin(reply);
-    done(null, payload);
-  });
+  // Routes that vary on more (documents: Accept, Host) add to this header with addVary, so no
+  // onSend hook is needed to put Origin back: one hook less on every reply.
 
   function preflight(reply: FastifyReply, origin: string, method: string, requested?: string): void {
     const failures: string[] = [];
@@ -68,7 +58,7 @@ export function installCorsHooks(fastify: FastifyInstance, origins: ReadonlySet<
     const safelisted = new Set(ALLOWED_HEADERS.map((h) => h.toLowerCase()));
     const asked = (requested ?? '').split(',').map((h) => h.trim().toLowerCase());
     if (asked.some((h) => h !== '' && !safelisted.has(h))) failures.push('headers');
-    varyOnOrigin(reply);
+    addVary(reply, 'Origin');
     reply
       .code(failures.length === 0 ? 200 : 400)
       .header('content-type', 'text/plain; charset=utf-8')

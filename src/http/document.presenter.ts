@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { addVary } from './vary';
 import { FastifyReply } from 'fastify';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.tokens';
@@ -40,8 +41,7 @@ export class DocumentPresenter {
 
   send(reply: FastifyReply, kind: DocumentKind, body: Buffer, base: string): void {
     const markdown = kind === 'markdown' && prefersMarkdown(reply.request.headers.accept);
-    const vary = [...(kind === 'markdown' ? ['Accept'] : []), ...(this.varyHost ? ['Host'] : [])];
-    if (vary.length > 0) reply.header('vary', vary.join(', '));
+    addVary(reply, ...(kind === 'markdown' ? ['Accept'] : []), ...(this.varyHost ? ['Host'] : []));
     if (kind === 'text' || kind === 'markdown') reply.header('link', linkHeader(base));
     reply
       .code(200)

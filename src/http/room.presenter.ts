@@ -8,14 +8,44 @@ import { RoomExport } from '../rooms/room-export.service';
 import { renderRoomJson } from './render/room-json.renderer';
 import { renderRoomText } from './render/room-text.renderer';
 import { Replies } from './reply';
+import { RoomReplyCache } from './room-reply.cache';
+import { RoomsProjection } from '../rooms/rooms.projection';
+import { RoomReadQuery } from '../rooms/room-query';
+import { hasClass } from '../common/names';
 
 /** Chooses the representation of room replies (text or JSON, cache policy) and writes them. */
 @Injectable()
 export class RoomPresenter {
   private readonly replies: Replies;
 
-  constructor(@Inject(APP_CONFIG) config: AppConfig) {
+  private readonly cache = new RoomReplyCache();
+
+  constructor(
+    @Inject(APP_CONFIG) config: AppConfig,
+    private readonly rooms: RoomsProjection,
+  ) {
     this.replies = new Replies(config.edgeCacheSeconds);
+  }
+
+  /**
+   * A plain read (no long-poll) through the rendered-reply cache: the view is computed and rendered
+   * only when this room changed since the same variant was last asked for. `e-` rooms are never
+   * cached (what is expired depends on the clock, not on the room's version).
+   */
+  cachedRead(reply: FastifyReply, room: string, query: RoomReadQuery, view: () => RoomView): void {
+    const variant = `${query.json ? 'j' : 't'}|${query.limit}|${query.since ?? ''}`;
+    const version = this.rooms.version(room);
+    const cacheable = !hasClass(room, 'e');
+    let body = cacheable ? this.cache.get(room, version, variant) : undefined;
+    if (body === undefined) {
+      const rendered = view();
+      body = Buffer.from(query.json ? renderRoomJson(rendered) : renderRoomText(rendered), 'utf8');
+      if (cacheable) this.cache.set(room, version, variant, body);
+    }
+    if (query.json) return this.replies.json(reply, body, 'shareable');
+    const footer = budgetFooter(reply.request);
+    if (footer === null) return this.replies.text(reply, body, 'shareable');
+    this.replies.text(reply, Buffer.concat([body, Buffer.from(`${footer}\n`, 'utf8')]), 'no-store');
   }
 
   /**

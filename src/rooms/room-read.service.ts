@@ -68,6 +68,12 @@ export class RoomReadService {
     };
   }
 
+  /** A read that does not wait: name check, then the view. */
+  plain(room: string, since: bigint | null, limit: number): RoomView {
+    assertName(room);
+    return this.view(room, since, limit);
+  }
+
   /** The view a write reply shows: the newest 20 messages, no cursor. */
   afterWrite(room: string): RoomView {
     return this.view(room, null, FIXED_LIMITS.writeReplyMessages);

@@ -35,13 +35,14 @@ export class RoomsController {
   async read(@Req() req: FastifyRequest, @Res() res: FastifyReply): Promise<void> {
     const query = parseRoomQuery(req.query as Query, this.config.maxWait);
     const { room } = req.params as Params;
-    const view = await this.reader.read({
-      room,
-      ...query,
-      signal: query.wait > 0 ? clientGoneSignal(res) : undefined,
-      client: clientOf(req),
-    });
-    this.presenter.read(res, view, query.json, query.wait > 0);
+    if (query.wait === 0) {
+      return this.presenter.cachedRead(res, room, query, () =>
+        this.reader.plain(room, query.since, query.limit),
+      );
+    }
+    const signal = clientGoneSignal(res);
+    const view = await this.reader.read({ room, ...query, signal, client: clientOf(req) });
+    this.presenter.read(res, view, query.json, true);
   }
 
   @Post(':room')

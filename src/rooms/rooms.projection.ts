@@ -28,6 +28,8 @@ export class RoomsProjection implements Projection {
   readonly name = 'rooms';
   private readonly metas = new Map<string, RoomMeta>();
   private readonly nonces = new Map<string, NonceIndex>();
+  /** Bumped by every event applied to a room: what rendered-reply caches key on (not checkpointed). */
+  private readonly versions = new Map<string, number>();
   private live = 0;
   private liveBytes = 0;
   private readonly compactor: RingCompactor;
@@ -41,6 +43,7 @@ export class RoomsProjection implements Projection {
   }
 
   apply(event: ChatEvent): void {
+    if ('room' in event) this.versions.set(event.room, (this.versions.get(event.room) ?? 0) + 1);
     switch (event.type) {
       case 'room.created':
         return this.created(event);
@@ -53,6 +56,11 @@ export class RoomsProjection implements Projection {
 
   meta(room: string): RoomMeta | undefined {
     return this.metas.get(room);
+  }
+
+  /** Changes whenever anything about the room changes (0 for a room no event touched since start). */
+  version(room: string): number {
+    return this.versions.get(room) ?? 0;
   }
 
   /** The newest ≤ 1 MiB of a live room, loaded from its ring file when not cached; null if absent. */

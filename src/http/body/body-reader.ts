@@ -10,10 +10,11 @@ export const BODY_CAP_BYTES = 262_144;
 export const BODY_DEADLINE_SECONDS = 10;
 
 /** The upload deadline of each POST, set by the onRequest hook from the config (see installHttpHooks). */
-const deadlines = new WeakMap<object, number>();
+const DEADLINE = Symbol('agent-chat.body-deadline');
+type Tagged = { [DEADLINE]?: number };
 
 export function setBodyDeadline(request: FastifyRequest, seconds: number): void {
-  deadlines.set(request.raw, seconds);
+  (request.raw as Tagged)[DEADLINE] = seconds;
 }
 
 /**
@@ -33,7 +34,7 @@ function readRawBody(request: FastifyRequest, reply: FastifyReply): Promise<Buff
   }
   const stream = request.body;
   if (!(stream instanceof Readable)) return Promise.resolve(Buffer.alloc(0));
-  const deadlineSeconds = deadlines.get(request.raw) ?? BODY_DEADLINE_SECONDS;
+  const deadlineSeconds = (request.raw as Tagged)[DEADLINE] ?? BODY_DEADLINE_SECONDS;
   const remainingMs = deadlineSeconds * 1000 - reply.elapsedTime;
   return new Promise<Buffer>((resolve, reject) => {
     const chunks: Buffer[] = [];

@@ -1,13 +1,13 @@
 import { closeSync, openSync } from 'node:fs';
 
 /**
- * Open file descriptors of ring files, least recently used closed first. Appends to hot rooms then
+ * Open file descriptors of ring files (up to 1,024), least recently used closed first. Appends to hot rooms then
  * cost one pwrite instead of open + write + close.
  */
 export class FdCache {
   private readonly fds = new Map<string, number>();
 
-  constructor(private readonly capacity = 256) {}
+  constructor(private readonly capacity = 1024) {}
 
   get(path: string): number {
     const fd = this.fds.get(path);
