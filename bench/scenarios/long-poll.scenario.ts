@@ -1,28 +1,40 @@
 import { Agent, request } from 'node:http';
 import { ChildServer } from '../lib/child-server';
 import { BENCH_ENV, BenchOptions, log, Row, Scenario, tempDataDir } from '../lib/context';
-import { postJson } from '../lib/http-client';
+import { get, postJson } from '../lib/http-client';
 import { rssBytes } from '../lib/proc-stats';
 import { median, percentile } from '../lib/stats';
 
 const WAITERS = 5000;
 
 interface Held {
+  /** Resolves once the request's connection is established (it is then parked or about to be). */
+  readonly connected: Promise<void>;
   /** Resolves with the time (ms, hrtime) the response completed. */
   readonly done: Promise<number>;
 }
 
 function hold(agent: Agent, url: string): Held {
-  return {
-    done: new Promise((resolve, reject) => {
-      const req = request(url, { agent }, (res) => {
-        res.resume();
-        res.on('end', () => resolve(Number(process.hrtime.bigint()) / 1e6));
-      });
-      req.on('error', reject);
-      req.end();
-    }),
-  };
+  let onConnect: () => void = () => undefined;
+  const connected = new Promise<void>((resolve) => (onConnect = resolve));
+  const done = new Promise<number>((resolve, reject) => {
+    const req = request(url, { agent }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(Number(process.hrtime.bigint()) / 1e6));
+    });
+    req.on('socket', (socket) => (socket.connecting ? socket.once('connect', onConnect) : onConnect()));
+    req.on('error', reject);
+    req.end();
+  });
+  return { connected, done };
+}
+
+/** Rejects after `ms`: a round that cannot finish must not hang the whole run. */
+function within<T>(ms: number, work: Promise<T>): Promise<T> {
+  return Promise.race([
+    work,
+    new Promise<T>((_, reject) => setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms)),
+  ]);
 }
 
 async function settle(pid: number): Promise<number> {
@@ -43,19 +55,25 @@ interface Release {
   readonly p99: number;
 }
 
-/** Parks WAITERS requests on `holdUrl`, measures RSS per waiter, triggers, times every answer. */
+/**
+ * Parks WAITERS requests on `holdUrl`, waits until every connection is up and `parked()` agrees,
+ * measures RSS per waiter, triggers, and times every answer from the trigger.
+ */
 async function releaseRound(
   server: ChildServer,
   holdUrl: string,
   trigger: () => Promise<unknown>,
+  parked: () => Promise<boolean>,
 ): Promise<Release> {
   const agent = new Agent({ keepAlive: false, maxSockets: Infinity });
   const before = await settle(server.pid);
   const held = Array.from({ length: WAITERS }, () => hold(agent, holdUrl));
+  await within(30_000, Promise.all(held.map((h) => h.connected)));
+  for (let i = 0; i < 100 && !(await parked()); i++) await new Promise((r) => setTimeout(r, 100));
   const after = await settle(server.pid);
   const t0 = Number(process.hrtime.bigint()) / 1e6;
   await trigger();
-  const latencies = (await Promise.all(held.map((h) => h.done))).map((t) => t - t0);
+  const latencies = (await within(30_000, Promise.all(held.map((h) => h.done)))).map((t) => t - t0);
   agent.destroy();
   return {
     perWaiterRss: (after - before) / WAITERS,
@@ -83,12 +101,23 @@ export const longPollScenario: Scenario = {
         const head = JSON.parse(
           await postJson(`${service.url}/r/poll?format=json`, { from: 'bench', text: `round ${round}` }),
         ).last_seq as number;
+        const baselineHeld = async (): Promise<boolean> =>
+          (JSON.parse(await get(`${baseline.url}/held`)) as { held: number }).held >= WAITERS;
         baseline_.push(
-          await releaseRound(baseline, `${baseline.url}/hold`, () => postJson(`${baseline.url}/release`, {})),
+          await releaseRound(
+            baseline,
+            `${baseline.url}/hold`,
+            () => postJson(`${baseline.url}/release`, {}),
+            baselineHeld,
+          ),
         );
+        // The service does not expose its parked count: every connection is up and its RSS has settled.
         service_.push(
-          await releaseRound(service, `${service.url}/r/poll?since=${head}&wait=60&format=json`, () =>
-            postJson(`${service.url}/r/poll`, { from: 'bench', text: `wake ${round}` }),
+          await releaseRound(
+            service,
+            `${service.url}/r/poll?since=${head}&wait=60&format=json`,
+            () => postJson(`${service.url}/r/poll`, { from: 'bench', text: `wake ${round}` }),
+            async () => true,
           ),
         );
         log(
