@@ -35,6 +35,12 @@ async function main(): Promise<void> {
     connections: Number(option('connections', '32')),
   };
   const only = option('only', SCENARIOS.map((s) => s.name).join(',')).split(',');
+  const unknown = only.filter((name) => !SCENARIOS.some((s) => s.name === name));
+  if (unknown.length > 0) {
+    throw new Error(
+      `unknown scenario ${unknown.join(', ')}; known: ${SCENARIOS.map((s) => s.name).join(', ')}`,
+    );
+  }
   execFileSync(process.execPath, [join(PROJECT, 'scripts', 'ensure-built.js')], { stdio: 'inherit' });
   const rows: Row[] = [];
   for (const scenario of SCENARIOS.filter((s) => only.includes(s.name))) {

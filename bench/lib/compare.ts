@@ -42,14 +42,20 @@ export interface Comparison {
   readonly connections?: number;
 }
 
+/** Seconds of unrecorded load on each target before the rounds: JIT, caches and setup garbage settle. */
+const WARM_UP_SECONDS = 2;
+
 /**
- * Alternating rounds (baseline, service, baseline, service, …) so both see the same machine state;
+ * A warm-up on each target, then alternating rounds (baseline, service, baseline, service, …) so both see the same machine state;
  * medians of the rounds; the ratio is service ÷ baseline requests per second.
  */
 export async function compare(c: Comparison, options: BenchOptions): Promise<Row[]> {
   const shared = { seconds: options.seconds, connections: c.connections ?? options.connections };
   const service: Measured[] = [];
   const baseline: Measured[] = [];
+  const warmUp = { ...shared, seconds: Math.min(WARM_UP_SECONDS, options.seconds) };
+  await load({ ...c.baseline.load, ...warmUp });
+  await load({ ...c.service.load, ...warmUp });
   for (let round = 0; round < options.rounds; round++) {
     baseline.push(await once(c.baseline.server, { ...c.baseline.load, ...shared }));
     service.push(await once(c.service.server, { ...c.service.load, ...shared }));
