@@ -79,6 +79,8 @@ export class AppConfig {
   @IsInt() @Min(4096) roomBytesTotal = 5 * 1024 * 1024 * 1024;
   /** Memory budget for the in-memory newest-1-MiB tails of rooms; colder tails are reloaded from disk. */
   @IsInt() @Min(1) hotTailMb = 256;
+  /** Memory budget for rendered read replies reused while their room is unchanged. */
+  @IsInt() @Min(0) replyCacheMb = 64;
   /** `s-maxage` for shareable reads (0 keeps `no-store`). */
   @IsInt() @Min(0) edgeCacheSeconds = 1;
   /** `s-maxage` for the companion documents (0 keeps `no-store`). */

@@ -18,13 +18,14 @@ import { hasClass } from '../common/names';
 export class RoomPresenter {
   private readonly replies: Replies;
 
-  private readonly cache = new RoomReplyCache();
+  private readonly cache: RoomReplyCache;
 
   constructor(
     @Inject(APP_CONFIG) config: AppConfig,
     private readonly rooms: RoomsProjection,
   ) {
     this.replies = new Replies(config.edgeCacheSeconds);
+    this.cache = new RoomReplyCache(config.replyCacheMb * 1024 * 1024);
   }
 
   /**

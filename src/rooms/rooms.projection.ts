@@ -140,7 +140,8 @@ export class RoomsProjection implements Projection {
     this.nonces.delete(event.room);
     this.files.delete(meta.file); // a leftover from a crash before any checkpoint named it
     this.live++;
-    this.tails.put(event.room, new RecordDeque(FIXED_LIMITS.readWindowBytes));
+    // No tail yet: tails are for rooms being read (tail() loads one on demand), so a replay or a
+    // burst of writes to unread rooms does not fill the budget with rooms nobody asked for.
   }
 
   private appended(event: MessageAppended): void {
@@ -204,6 +205,7 @@ export class RoomsProjection implements Projection {
 
   private loadTail(meta: RoomMeta): RecordDeque {
     const tail = new RecordDeque(FIXED_LIMITS.readWindowBytes);
+    if (meta.bytes === 0) return tail; // a new or emptied room: its file may not exist yet
     const start = Math.max(0, meta.bytes - FIXED_LIMITS.readWindowBytes);
     for (const line of completeLines(this.files.readRange(meta.file, start, meta.bytes), start > 0)) {
       const record = parseRecordLine(line);

@@ -58,3 +58,19 @@ export function parseRecordLine(line: string): StoredRecord | null {
     bytes: Buffer.byteLength(line, 'utf8') + 1,
   };
 }
+
+/** V8's fixed cost of a record held in memory: the object, its heap-number tsMs, four string headers. */
+const RECORD_OVERHEAD_BYTES = 192;
+
+/**
+ * Estimated heap bytes a parsed record occupies: `text` is held beside the `line` it was parsed from,
+ * so a record costs about twice its stored size. V8 keeps a string one byte per character when every
+ * character fits Latin-1 and two otherwise; a line whose UTF-8 length equals its length is ASCII, any
+ * other is charged two bytes per character (an upper bound). Memory budgets (the hot tails) count
+ * this, not the ring bytes, so CHAT_HOT_TAIL_MB bounds what the process actually holds.
+ */
+export function recordFootprint(record: StoredRecord): number {
+  const perChar = record.bytes - 1 === record.line.length ? 1 : 2;
+  const chars = record.line.length + record.text.length + record.from.length + record.ts.length;
+  return RECORD_OVERHEAD_BYTES + chars * perChar;
+}

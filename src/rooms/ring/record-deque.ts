@@ -1,13 +1,16 @@
-import { StoredRecord } from '../model/stored-record';
+import { recordFootprint, StoredRecord } from '../model/stored-record';
 
 /**
  * The newest records of one room, oldest first, bounded by a byte budget (the newest 1 MiB the read
  * rules may scan). Appends at the newest end, drops at the oldest end; amortised O(1) both ways.
+ * Two sizes are kept: `bytes`, the records' size in the ring (what the read window is measured in),
+ * and `footprint`, the memory they hold (what the tail cache's budget is measured in).
  */
 export class RecordDeque {
   private items: StoredRecord[] = [];
   private start = 0;
   private byteTotal = 0;
+  private footprintTotal = 0;
 
   constructor(private readonly maxBytes: number) {}
 
@@ -19,6 +22,11 @@ export class RecordDeque {
     return this.byteTotal;
   }
 
+  /** Estimated heap bytes of the retained records (recordFootprint). */
+  get footprint(): number {
+    return this.footprintTotal;
+  }
+
   /** i-th record from the oldest retained (0-based). */
   at(i: number): StoredRecord {
     return this.items[this.start + i];
@@ -28,30 +36,34 @@ export class RecordDeque {
     return this.length > 0 ? this.items[this.items.length - 1] : undefined;
   }
 
-  /** Appends and drops the oldest records until the newest ones fit the budget (one always stays). */
+  /**
+   * Appends and drops the oldest records until the newest ones fit the budget (one always stays).
+   * Returns the change in footprint.
+   */
   push(record: StoredRecord): number {
+    const before = this.footprintTotal;
     this.items.push(record);
     this.byteTotal += record.bytes;
-    let dropped = 0;
-    while (this.byteTotal > this.maxBytes && this.length > 1) dropped += this.dropOldest();
-    return record.bytes - dropped;
+    this.footprintTotal += recordFootprint(record);
+    while (this.byteTotal > this.maxBytes && this.length > 1) this.dropOldest();
+    return this.footprintTotal - before;
   }
 
-  /** Drops records older than `seq` (after a ring compaction). Returns the bytes released. */
+  /** Drops records older than `seq` (after a ring compaction). Returns the footprint released. */
   dropBefore(seq: number): number {
-    let released = 0;
-    while (this.length > 0 && this.items[this.start].seq < seq) released += this.dropOldest();
-    return released;
+    const before = this.footprintTotal;
+    while (this.length > 0 && this.items[this.start].seq < seq) this.dropOldest();
+    return before - this.footprintTotal;
   }
 
-  private dropOldest(): number {
-    const bytes = this.items[this.start].bytes;
-    this.byteTotal -= bytes;
+  private dropOldest(): void {
+    const oldest = this.items[this.start];
+    this.byteTotal -= oldest.bytes;
+    this.footprintTotal -= recordFootprint(oldest);
     this.start++;
     if (this.start > 1024 && this.start * 2 > this.items.length) {
       this.items = this.items.slice(this.start);
       this.start = 0;
     }
-    return bytes;
   }
 }
