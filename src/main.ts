@@ -1,12 +1,16 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { createApp } from './app.factory';
+import { getHeapStatistics } from 'node:v8';
+import { assertHeapFits } from './config/heap-budget';
 import { loadConfig } from './config/load-config';
 import { boundShutdown } from './shutdown-grace';
 
 async function bootstrap(): Promise<void> {
   // eslint-disable-next-line no-restricted-properties -- the one place the environment is read
   const config = loadConfig(process.env);
+  const heapWarning = assertHeapFits(config, getHeapStatistics().heap_size_limit);
+  if (heapWarning !== undefined) new Logger('Main').warn(heapWarning);
   const app = await createApp({ config });
   boundShutdown(app, config.shutdownGraceMs);
   await app.listen({ port: config.port, host: config.host });

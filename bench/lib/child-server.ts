@@ -18,7 +18,9 @@ export class ChildServer {
 
   /** The service as users run it: `node dist/main.js` (build first with scripts/ensure-built.js). */
   static service(env: Record<string, string>): Promise<ChildServer> {
-    return ChildServer.start([join(PROJECT, 'dist', 'main.js')], {
+    // As `npm start` runs it: V8's heap limited to CHAT_HEAP_MB (src/config/heap-budget.ts).
+    const heapMb = env.CHAT_HEAP_MB ?? '1024';
+    return ChildServer.start([`--max-old-space-size=${heapMb}`, join(PROJECT, 'dist', 'main.js')], {
       PORT: '0',
       HOST: '127.0.0.1',
       CHAT_LOG_LEVEL: 'info',
@@ -33,7 +35,7 @@ export class ChildServer {
 
   static start(args: string[], env: Record<string, string>): Promise<ChildServer> {
     const started = process.hrtime.bigint();
-    const child = spawn(process.execPath, ['--max-old-space-size=4096', ...args], {
+    const child = spawn(process.execPath, args, {
       cwd: PROJECT,
       env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],

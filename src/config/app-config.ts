@@ -81,6 +81,8 @@ export class AppConfig {
   @IsInt() @Min(1) hotTailMb = 256;
   /** Memory budget for rendered read replies reused while their room is unchanged. */
   @IsInt() @Min(0) replyCacheMb = 64;
+  /** V8 heap limit `npm start` passes as --max-old-space-size; checked against the budgets above. */
+  @IsInt() @Min(256) heapMb = 1024;
   /** `s-maxage` for shareable reads (0 keeps `no-store`). */
   @IsInt() @Min(0) edgeCacheSeconds = 1;
   /** `s-maxage` for the companion documents (0 keeps `no-store`). */

@@ -46,6 +46,7 @@ export const KNOBS: readonly Knob[] = [
   { env: 'CHAT_ROOM_BYTES_TOTAL', field: 'roomBytesTotal', kind: 'int' },
   { env: 'CHAT_HOT_TAIL_MB', field: 'hotTailMb', kind: 'int' },
   { env: 'CHAT_REPLY_CACHE_MB', field: 'replyCacheMb', kind: 'int' },
+  { env: 'CHAT_HEAP_MB', field: 'heapMb', kind: 'int' },
   { env: 'CHAT_EDGE_CACHE_SECONDS', field: 'edgeCacheSeconds', kind: 'int' },
   { env: 'CHAT_STATIC_CACHE_SECONDS', field: 'staticCacheSeconds', kind: 'int' },
   { env: 'CHAT_CORS_ORIGINS', field: 'corsOrigins', kind: 'string' },

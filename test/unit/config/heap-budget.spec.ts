@@ -1,0 +1,33 @@
+import { assertHeapFits, checkHeap, HEAP_HEADROOM_MB } from '../../../src/config/heap-budget';
+import { buildConfig, ConfigError } from '../../../src/config/load-config';
+
+const MIB = 1024 * 1024;
+
+describe('heap budget check', () => {
+  const budgets = { hotTailMb: 256, replyCacheMb: 64, heapMb: 1024 };
+
+  it('accepts the limit npm start sets for the default budgets (V8 rounds it up a little)', () => {
+    expect(checkHeap(budgets, 1072 * MIB)).toEqual({});
+  });
+
+  it('refuses a heap that cannot hold the budgets, naming the knobs to change', () => {
+    const needed = 256 + 64 + HEAP_HEADROOM_MB;
+    const check = checkHeap({ ...budgets, heapMb: 512 }, 512 * MIB);
+    expect(needed).toBeGreaterThan(512);
+    expect(check.error).toContain(`below the ${needed} MiB`);
+    expect(check.error).toContain('CHAT_HEAP_MB');
+    expect(check.error).toContain('CHAT_HOT_TAIL_MB=256');
+  });
+
+  it('warns when node runs with a limit other than CHAT_HEAP_MB (started without npm start)', () => {
+    const check = checkHeap(budgets, 4345 * MIB);
+    expect(check.error).toBeUndefined();
+    expect(check.warning).toContain('--max-old-space-size=1024');
+  });
+
+  it('throws a ConfigError at boot for a heap too small for the configured budgets', () => {
+    const config = buildConfig({ hotTailMb: 2048 });
+    expect(() => assertHeapFits(config, 1072 * MIB)).toThrow(ConfigError);
+    expect(assertHeapFits(buildConfig({}), 1072 * MIB)).toBeUndefined();
+  });
+});
