@@ -1,10 +1,11 @@
+import { LruMap } from '../common/lru-map';
+
 const MAX_ROOMS = 4096;
 const MAX_VARIANTS_PER_ROOM = 32;
 
 interface RoomEntry {
-  version: number;
+  readonly version: number;
   readonly replies: Map<string, Buffer>;
-  bytes: number;
 }
 
 /**
@@ -17,33 +18,29 @@ interface RoomEntry {
  * grow past a gigabyte), and a room's variants are cleared past MAX_VARIANTS_PER_ROOM.
  */
 export class RoomReplyCache {
-  private readonly rooms = new Map<string, RoomEntry>();
-  private total = 0;
+  private readonly rooms: LruMap<string, RoomEntry>;
 
-  constructor(private readonly budgetBytes: number) {}
+  constructor(private readonly budgetBytes: number) {
+    this.rooms = new LruMap({ maxEntries: MAX_ROOMS, maxWeight: budgetBytes });
+  }
 
   get(room: string, version: number, variant: string): Buffer | undefined {
     const entry = this.rooms.get(room);
-    if (entry === undefined || entry.version !== version) return undefined;
-    this.rooms.delete(room);
-    this.rooms.set(room, entry);
-    return entry.replies.get(variant);
+    return entry?.version === version ? entry.replies.get(variant) : undefined;
   }
 
   set(room: string, version: number, variant: string, body: Buffer): void {
     if (body.length > this.budgetBytes) return;
-    let entry = this.rooms.get(room);
+    let entry = this.rooms.peek(room);
     if (entry === undefined || entry.version !== version) {
-      this.drop(room);
-      entry = { version, replies: new Map(), bytes: 0 };
-      this.rooms.set(room, entry);
+      entry = { version, replies: new Map() };
+      this.rooms.set(room, entry, 0);
+    } else if (entry.replies.size >= MAX_VARIANTS_PER_ROOM) {
+      this.rooms.set(room, (entry = { version, replies: new Map() }), 0);
     }
-    if (entry.replies.size >= MAX_VARIANTS_PER_ROOM) this.clear(entry);
-    const replaced = entry.replies.get(variant);
-    if (replaced !== undefined) this.account(entry, -replaced.length);
+    const replaced = entry.replies.get(variant)?.length ?? 0;
     entry.replies.set(variant, body);
-    this.account(entry, body.length);
-    this.evict(room);
+    this.rooms.reweigh(room, body.length - replaced);
   }
 
   get size(): number {
@@ -52,30 +49,6 @@ export class RoomReplyCache {
 
   /** Bytes of all cached replies. */
   get bytes(): number {
-    return this.total;
-  }
-
-  private evict(keep: string): void {
-    for (const room of this.rooms.keys()) {
-      if (this.rooms.size <= MAX_ROOMS && this.total <= this.budgetBytes) return;
-      if (room !== keep) this.drop(room);
-    }
-  }
-
-  private drop(room: string): void {
-    const entry = this.rooms.get(room);
-    if (entry === undefined) return;
-    this.total -= entry.bytes;
-    this.rooms.delete(room);
-  }
-
-  private clear(entry: RoomEntry): void {
-    this.account(entry, -entry.bytes);
-    entry.replies.clear();
-  }
-
-  private account(entry: RoomEntry, delta: number): void {
-    entry.bytes += delta;
-    this.total += delta;
+    return this.rooms.weight;
   }
 }

@@ -1,3 +1,4 @@
+import { LruMap } from '../../common/lru-map';
 import { RecordDeque } from './record-deque';
 
 /**
@@ -9,59 +10,39 @@ import { RecordDeque } from './record-deque';
  * twice its stored size, and a budget in ring bytes let 256 MiB of tails occupy ~650 MB of heap.
  */
 export class TailCache {
-  private readonly tails = new Map<string, RecordDeque>();
-  private total = 0;
+  private readonly tails: LruMap<string, RecordDeque>;
 
-  constructor(private readonly budgetBytes: number) {}
+  constructor(budgetBytes: number) {
+    this.tails = new LruMap({ maxWeight: budgetBytes });
+  }
 
   get(room: string): RecordDeque | undefined {
-    const tail = this.tails.get(room);
-    if (tail !== undefined) {
-      this.tails.delete(room);
-      this.tails.set(room, tail);
-    }
-    return tail;
+    return this.tails.get(room);
   }
 
   /** Tail of a room without touching its recency (used by the write path). */
   peek(room: string): RecordDeque | undefined {
-    return this.tails.get(room);
+    return this.tails.peek(room);
   }
 
   put(room: string, tail: RecordDeque): void {
-    this.drop(room);
-    this.tails.set(room, tail);
-    this.total += tail.footprint;
-    this.evict(room);
+    this.tails.set(room, tail, tail.footprint);
   }
 
   /** Records a change in the footprint of a cached tail (append or compaction). */
   adjust(room: string, deltaBytes: number): void {
-    this.total += deltaBytes;
-    if (deltaBytes > 0) this.evict(room);
+    this.tails.reweigh(room, deltaBytes);
   }
 
   drop(room: string): void {
-    const tail = this.tails.get(room);
-    if (tail === undefined) return;
-    this.total -= tail.footprint;
     this.tails.delete(room);
   }
 
   get footprint(): number {
-    return this.total;
+    return this.tails.weight;
   }
 
   get size(): number {
     return this.tails.size;
-  }
-
-  private evict(keep: string): void {
-    for (const [room, tail] of this.tails) {
-      if (this.total <= this.budgetBytes) return;
-      if (room === keep) continue;
-      this.total -= tail.footprint;
-      this.tails.delete(room);
-    }
   }
 }
