@@ -1,6 +1,7 @@
-import { Agent, request } from 'node:http';
 import { ChildServer } from '../lib/child-server';
-import { BENCH_ENV, BenchOptions, log, Row, Scenario, tempDataDir } from '../lib/context';
+import { Agent, request } from 'node:http';
+import { BenchOptions, log, Row, Scenario } from '../lib/context';
+import { withServers } from '../lib/with-servers';
 import { get, postJson } from '../lib/http-client';
 import { rssBytes } from '../lib/proc-stats';
 import { median, percentile } from '../lib/stats';
@@ -91,10 +92,7 @@ async function releaseRound(
 export const longPollScenario: Scenario = {
   name: 'long-poll',
   async run(options: BenchOptions): Promise<Row[]> {
-    const data = tempDataDir('poll');
-    const service = await ChildServer.service({ ...BENCH_ENV, CHAT_ROOT: data.path, CHAT_MAX_WAIT: '60' });
-    const baseline = await ChildServer.baseline();
-    try {
+    return withServers('poll', { CHAT_MAX_WAIT: '60' }, async (service, baseline) => {
       const service_: Release[] = [];
       const baseline_: Release[] = [];
       for (let round = 0; round < options.rounds; round++) {
@@ -155,10 +153,6 @@ export const longPollScenario: Scenario = {
           note: `${(perWaiter / 1024).toFixed(1)} KiB`,
         },
       ];
-    } finally {
-      await service.stop();
-      await baseline.stop();
-      data.dispose();
-    }
+    });
   },
 };

@@ -1,6 +1,6 @@
-import { ChildServer } from '../lib/child-server';
+import { withServers } from '../lib/with-servers';
 import { compare } from '../lib/compare';
-import { BENCH_ENV, BenchOptions, Row, Scenario, tempDataDir } from '../lib/context';
+import { BenchOptions, Row, Scenario } from '../lib/context';
 import { bodyBytes, get, inParallel, postJson } from '../lib/http-client';
 
 /**
@@ -10,10 +10,7 @@ import { bodyBytes, get, inParallel, postJson } from '../lib/http-client';
 export const readsScenario: Scenario = {
   name: 'reads',
   async run(options: BenchOptions): Promise<Row[]> {
-    const data = tempDataDir('reads');
-    const service = await ChildServer.service({ ...BENCH_ENV, CHAT_ROOT: data.path });
-    const baseline = await ChildServer.baseline();
-    try {
+    return withServers('reads', {}, async (service, baseline) => {
       await inParallel(1000, 32, (i) =>
         postJson(`${service.url}/r/bench`, {
           from: `writer${i % 7}`,
@@ -45,10 +42,6 @@ export const readsScenario: Scenario = {
         );
       }
       return rows;
-    } finally {
-      await service.stop();
-      await baseline.stop();
-      data.dispose();
-    }
+    });
   },
 };

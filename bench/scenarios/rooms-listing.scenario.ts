@@ -1,6 +1,6 @@
-import { ChildServer } from '../lib/child-server';
+import { withServers } from '../lib/with-servers';
 import { compare } from '../lib/compare';
-import { BENCH_ENV, BenchOptions, Row, Scenario, tempDataDir } from '../lib/context';
+import { BenchOptions, Row, Scenario } from '../lib/context';
 import { bodyBytes, inParallel, postJson } from '../lib/http-client';
 
 const ROOMS = 5000;
@@ -9,10 +9,7 @@ const ROOMS = 5000;
 export const roomsListingScenario: Scenario = {
   name: 'rooms',
   async run(options: BenchOptions): Promise<Row[]> {
-    const data = tempDataDir('rooms');
-    const service = await ChildServer.service({ ...BENCH_ENV, CHAT_ROOT: data.path });
-    const baseline = await ChildServer.baseline();
-    try {
+    return withServers('rooms', {}, async (service, baseline) => {
       await inParallel(ROOMS, 64, (i) =>
         postJson(`${service.url}/r/room${i}`, { from: `n${i % 13}`, text: `hello from room ${i}` }),
       );
@@ -34,10 +31,6 @@ export const roomsListingScenario: Scenario = {
         rows.push(b, { ...s, goal: 'p99 < 5 ms', met: (s.p99 ?? Infinity) < 5 });
       }
       return rows;
-    } finally {
-      await service.stop();
-      await baseline.stop();
-      data.dispose();
-    }
+    });
   },
 };

@@ -2,9 +2,9 @@ import { generateSigningKey, SigningKey } from '../../src/identity/signing-key';
 import { parseDidKey } from '../../src/identity/did-key';
 import { decodeSignature } from '../../src/identity/signature-encoding';
 import { verifyEd25519 } from '../../src/identity/ed25519-verifier';
-import { ChildServer } from '../lib/child-server';
+import { withServers } from '../lib/with-servers';
 import { compare } from '../lib/compare';
-import { BENCH_ENV, BenchOptions, Row, Scenario, tempDataDir } from '../lib/context';
+import { BenchOptions, Row, Scenario } from '../lib/context';
 
 const TEXT = 'signed benchmark write';
 
@@ -70,23 +70,20 @@ class PresignedBodies {
 export const signedScenario: Scenario = {
   name: 'signed',
   async run(options: BenchOptions): Promise<Row[]> {
-    const data = tempDataDir('signed');
-    const service = await ChildServer.service({ ...BENCH_ENV, CHAT_ROOT: data.path });
-    const baseline = await ChildServer.baseline();
-    const keys = Array.from({ length: 256 }, () => generateSigningKey());
-    const signer = new PresignedBodies(keys);
-    let assigned = 0;
-    const requests = [
-      {
-        setupRequest: (request: Record<string, unknown>, context: Record<string, unknown>) => {
-          // One key per connection: a key's nonces then arrive in the order they were signed.
-          if (context.key === undefined) context.key = keys[assigned++ % keys.length];
-          const { room, body } = signer.next(context.key as SigningKey);
-          return { ...request, method: 'POST', path: `/r/${room}`, body };
+    return withServers('signed', {}, async (service, baseline) => {
+      const keys = Array.from({ length: 256 }, () => generateSigningKey());
+      const signer = new PresignedBodies(keys);
+      let assigned = 0;
+      const requests = [
+        {
+          setupRequest: (request: Record<string, unknown>, context: Record<string, unknown>) => {
+            // One key per connection: a key's nonces then arrive in the order they were signed.
+            if (context.key === undefined) context.key = keys[assigned++ % keys.length];
+            const { room, body } = signer.next(context.key as SigningKey);
+            return { ...request, method: 'POST', path: `/r/${room}`, body };
+          },
         },
-      },
-    ];
-    try {
+      ];
       const sampleBody = JSON.stringify({ did: keys[0].did, sig: keys[0].sign('x'), nonce: '1', text: TEXT });
       const rows = await compare(
         {
@@ -117,10 +114,6 @@ export const signedScenario: Scenario = {
         note: `verify ${micros.toFixed(0)} µs each; server CPU ${(signed.cpu! * 100).toFixed(0)} % at ${signed.rps!.toFixed(0)}/s`,
       });
       return rows;
-    } finally {
-      await service.stop();
-      await baseline.stop();
-      data.dispose();
-    }
+    });
   },
 };

@@ -1,6 +1,6 @@
-import { ChildServer } from '../lib/child-server';
+import { withServers } from '../lib/with-servers';
 import { compare } from '../lib/compare';
-import { BENCH_ENV, BenchOptions, Row, Scenario, tempDataDir } from '../lib/context';
+import { BenchOptions, Row, Scenario } from '../lib/context';
 
 const TEXT = 'benchmark write with a realistic length of a short agent status update';
 const BODY = JSON.stringify({ from: 'bench', text: TEXT });
@@ -21,41 +21,38 @@ function unique(
 export const writesScenario: Scenario = {
   name: 'writes',
   async run(options: BenchOptions): Promise<Row[]> {
-    const data = tempDataDir('writes');
-    const service = await ChildServer.service({ ...BENCH_ENV, CHAT_ROOT: data.path, CHAT_FSYNC: 'always' });
-    const baseline = await ChildServer.baseline();
-    const baselineLoad = {
-      url: `${baseline.url}/json`,
-      method: 'POST' as const,
-      body: BODY,
-      headers: { 'content-type': 'application/json' },
-    };
-    const cases: Array<[string, Array<Record<string, unknown>>]> = [
-      [
-        'POST write, 1,000 rooms',
-        unique((n) => ({
-          method: 'POST',
-          path: `/r/w${n % 1000}`,
-          body: JSON.stringify({ from: 'bench', text: `${TEXT} ${n}` }),
-        })),
-      ],
-      [
-        'GET say, 1,000 rooms',
-        unique((n) => ({
-          method: 'GET',
-          path: `/r/s${n % 1000}/say/bench/${encodeURIComponent(`${TEXT} ${n}`)}`,
-        })),
-      ],
-      [
-        'POST write, one hot room',
-        unique((n) => ({
-          method: 'POST',
-          path: '/r/hot',
-          body: JSON.stringify({ from: 'bench', text: `${TEXT} ${n}` }),
-        })),
-      ],
-    ];
-    try {
+    return withServers('writes', { CHAT_FSYNC: 'always' }, async (service, baseline) => {
+      const baselineLoad = {
+        url: `${baseline.url}/json`,
+        method: 'POST' as const,
+        body: BODY,
+        headers: { 'content-type': 'application/json' },
+      };
+      const cases: Array<[string, Array<Record<string, unknown>>]> = [
+        [
+          'POST write, 1,000 rooms',
+          unique((n) => ({
+            method: 'POST',
+            path: `/r/w${n % 1000}`,
+            body: JSON.stringify({ from: 'bench', text: `${TEXT} ${n}` }),
+          })),
+        ],
+        [
+          'GET say, 1,000 rooms',
+          unique((n) => ({
+            method: 'GET',
+            path: `/r/s${n % 1000}/say/bench/${encodeURIComponent(`${TEXT} ${n}`)}`,
+          })),
+        ],
+        [
+          'POST write, one hot room',
+          unique((n) => ({
+            method: 'POST',
+            path: '/r/hot',
+            body: JSON.stringify({ from: 'bench', text: `${TEXT} ${n}` }),
+          })),
+        ],
+      ];
       const rows: Row[] = [];
       for (const [scenario, requests] of cases) {
         rows.push(
@@ -80,10 +77,6 @@ export const writesScenario: Scenario = {
         );
       }
       return rows;
-    } finally {
-      await service.stop();
-      await baseline.stop();
-      data.dispose();
-    }
+    });
   },
 };
