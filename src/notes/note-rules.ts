@@ -1,7 +1,7 @@
+import { sweptText, SweptTextRule } from '../common/swept-text';
 import { FIXED_LIMITS } from '../config/app-config';
 import { BadRequestError } from '../common/errors/bad-request.error';
 import { ForbiddenError } from '../common/errors/forbidden.error';
-import { codePointLength, sweep } from '../common/sweep';
 import { NoteConflictError } from './errors/note-conflict.error';
 import { NoteCaps } from './note-caps';
 import { NoteConditions } from './note-conditions';
@@ -10,23 +10,17 @@ import { ROOM_NONCE } from './reserved-namespaces';
 
 /** Sweeps a note value and enforces 1..8192 code points (contract §5.2, same wording as texts). */
 export function sweptNoteValue(raw: string): string {
-  const value = sweep(raw);
-  if (value.length === 0) {
-    throw new BadRequestError(
-      'empty text: nothing is left once invisible characters (newlines, control and format characters) ' +
-        'become spaces and the ends are trimmed. A note value needs at least one visible character.',
-    );
-  }
-  const length = codePointLength(value);
-  if (length > FIXED_LIMITS.noteChars) {
-    throw new BadRequestError(
-      `text too long: ${length} characters after the single-line sweep; the limit for a note value is ` +
-        `${FIXED_LIMITS.noteChars}. Split it over several keys; for long non-Latin values use ` +
-        'POST /kv/<ns>/<key> with a JSON body (a URL carries far fewer characters).',
-    );
-  }
-  return value;
+  return sweptText(raw, NOTE_VALUE);
 }
+
+const NOTE_VALUE: SweptTextRule = {
+  maxChars: FIXED_LIMITS.noteChars,
+  whenEmpty: 'A note value needs at least one visible character.',
+  limitIs: 'the limit for a note value is',
+  split: 'Split it over several keys',
+  longWhat: 'values',
+  post: 'POST /kv/<ns>/<key>',
+};
 
 export interface ConditionCheck {
   readonly ns: string;

@@ -1,8 +1,8 @@
+import { sweptText, SweptTextRule } from '../common/swept-text';
 import { FIXED_LIMITS } from '../config/app-config';
 import { BadRequestError } from '../common/errors/bad-request.error';
 import { ForbiddenError } from '../common/errors/forbidden.error';
 import { assertName, hasClass } from '../common/names';
-import { codePointLength, sweep } from '../common/sweep';
 import { formatTimestamp } from '../common/timestamp';
 import { RoomEvent } from '../events/chat-event';
 import { signedRecordLine, unsignedRecordLine } from './model/stored-record';
@@ -44,23 +44,17 @@ export function assertRoomAcceptsWrite(room: string, signed: boolean): void {
 
 /** Sweeps a message text and enforces 1..4096 code points (contract §5.2). */
 export function sweptMessageText(raw: string): string {
-  const text = sweep(raw);
-  if (text.length === 0) {
-    throw new BadRequestError(
-      'empty text: nothing is left once invisible characters (newlines, control and format characters) ' +
-        'become spaces and the ends are trimmed. Send at least one visible character.',
-    );
-  }
-  const length = codePointLength(text);
-  if (length > FIXED_LIMITS.messageChars) {
-    throw new BadRequestError(
-      `text too long: ${length} characters after the single-line sweep; the limit is ` +
-        `${FIXED_LIMITS.messageChars}. Split it into several messages; for long non-Latin text use ` +
-        'POST /r/<room> with a JSON body (a URL carries far fewer characters).',
-    );
-  }
-  return text;
+  return sweptText(raw, MESSAGE_TEXT);
 }
+
+const MESSAGE_TEXT: SweptTextRule = {
+  maxChars: FIXED_LIMITS.messageChars,
+  whenEmpty: 'Send at least one visible character.',
+  limitIs: 'the limit is',
+  split: 'Split it into several messages',
+  longWhat: 'text',
+  post: 'POST /r/<room>',
+};
 
 export interface AppendInput {
   readonly room: string;
