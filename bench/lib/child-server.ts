@@ -1,5 +1,6 @@
-import { ChildProcess, spawn } from 'node:child_process';
+import { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
+import { spawnListening, stopProcess } from '../../test/support/listening-process';
 
 export const PROJECT = join(__dirname, '..', '..');
 export const TS_REGISTER = join(PROJECT, 'test', 'support', 'ts-register.js');
@@ -33,40 +34,16 @@ export class ChildServer {
     return ChildServer.start(['-r', TS_REGISTER, join(PROJECT, 'bench', 'lib', 'baseline-server.ts')], {});
   }
 
-  static start(args: string[], env: Record<string, string>): Promise<ChildServer> {
-    const started = process.hrtime.bigint();
-    const child = spawn(process.execPath, args, {
+  static async start(args: string[], env: Record<string, string>): Promise<ChildServer> {
+    const { child, url, readyMs } = await spawnListening(args, {
       cwd: PROJECT,
       env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      timeoutMs: 600_000,
     });
-    let output = '';
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 600_000);
-      const onData = (chunk: Buffer): void => {
-        output += chunk.toString('utf8');
-        const match = /listening on (http:\/\/[0-9.:]+)/.exec(output);
-        if (!match) return;
-        clearTimeout(timer);
-        child.stdout!.off('data', onData);
-        child.stdout!.resume();
-        const readyMs = Number(process.hrtime.bigint() - started) / 1e6;
-        resolve(new ChildServer(child, match[1], readyMs));
-      };
-      child.stdout!.on('data', onData);
-      child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-      child.once('exit', (code) => {
-        clearTimeout(timer);
-        reject(new Error(`server exited with ${code}:\n${output.slice(-4000)}`));
-      });
-    });
+    return new ChildServer(child, url, readyMs);
   }
 
   stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
-    if (this.child.exitCode !== null || this.child.signalCode !== null) return Promise.resolve();
-    return new Promise((resolve) => {
-      this.child.once('exit', () => resolve());
-      this.child.kill(signal);
-    });
+    return stopProcess(this.child, signal);
   }
 }

@@ -1,5 +1,6 @@
-import { ChildProcess, spawn } from 'node:child_process';
+import { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
+import { spawnListening, stopProcess } from './listening-process';
 
 const ROOT = join(__dirname, '..', '..');
 const TS_REGISTER = join(ROOT, 'test', 'support', 'ts-register.js');
@@ -17,8 +18,8 @@ export class ServiceProcess {
     readonly baseUrl: string,
   ) {}
 
-  static start(env: Record<string, string>): Promise<ServiceProcess> {
-    const child = spawn(process.execPath, ['-r', TS_REGISTER, MAIN], {
+  static async start(env: Record<string, string>): Promise<ServiceProcess> {
+    const { child, url } = await spawnListening(['-r', TS_REGISTER, MAIN], {
       cwd: ROOT,
       // Budgets far beyond what a suite spends unless the suite sets them (see TestApp).
       env: {
@@ -29,28 +30,9 @@ export class ServiceProcess {
         ...GENEROUS_BUDGETS,
         ...env,
       },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      timeoutMs: 20_000,
     });
-    let output = '';
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`service did not start:\n${output}`)), 20_000);
-      const onData = (chunk: Buffer): void => {
-        output += chunk.toString('utf8');
-        const match = /listening on (http:\/\/[^ ]+) /.exec(output);
-        if (match) {
-          clearTimeout(timer);
-          child.stdout?.off('data', onData);
-          child.stdout?.resume();
-          resolve(new ServiceProcess(child, match[1]));
-        }
-      };
-      child.stdout?.on('data', onData);
-      child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-      child.once('exit', (code) => {
-        clearTimeout(timer);
-        reject(new Error(`service exited with ${code}:\n${output}`));
-      });
-    });
+    return new ServiceProcess(child, url);
   }
 
   url(path: string): string {
@@ -63,10 +45,6 @@ export class ServiceProcess {
   }
 
   stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
-    if (this.child.exitCode !== null || this.child.signalCode !== null) return Promise.resolve();
-    return new Promise((resolve) => {
-      this.child.once('exit', () => resolve());
-      this.child.kill(signal);
-    });
+    return stopProcess(this.child, signal);
   }
 }

@@ -1,0 +1,60 @@
+import { ChildProcess, spawn } from 'node:child_process';
+
+export interface Listening {
+  readonly child: ChildProcess;
+  /** The `http://host:port` the process printed in its `listening on <url>` line. */
+  readonly url: string;
+  /** Milliseconds from spawn to that line. */
+  readonly readyMs: number;
+}
+
+const LISTENING = /listening on (http:\/\/[0-9.:]+)/;
+
+/**
+ * Spawns `node <args>` and resolves once it prints `listening on <url>` (the service's Main logger
+ * and the benchmark's baseline both do); rejects with its output if it exits or times out first.
+ * Used by the tests' ServiceProcess and the benchmark's ChildServer.
+ */
+export function spawnListening(
+  args: readonly string[],
+  options: {
+    readonly cwd: string;
+    readonly env: Record<string, string | undefined>;
+    readonly timeoutMs: number;
+  },
+): Promise<Listening> {
+  const started = process.hrtime.bigint();
+  const child = spawn(process.execPath, args, {
+    cwd: options.cwd,
+    env: options.env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`process did not start:\n${output}`)), options.timeoutMs);
+    const onData = (chunk: Buffer): void => {
+      output += chunk.toString('utf8');
+      const match = LISTENING.exec(output);
+      if (!match) return;
+      clearTimeout(timer);
+      child.stdout!.off('data', onData);
+      child.stdout!.resume();
+      resolve({ child, url: match[1], readyMs: Number(process.hrtime.bigint() - started) / 1e6 });
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`process exited with ${code}:\n${output.slice(-4000)}`));
+    });
+  });
+}
+
+/** Sends `signal` and resolves when the process has exited (at once if it already has). */
+export function stopProcess(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill(signal);
+  });
+}
