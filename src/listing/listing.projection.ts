@@ -3,7 +3,7 @@ import { hasClass } from '../common/names';
 import { ChatEvent } from '../events/chat-event';
 import { Projection } from '../projections/projection';
 import { RoomMeta } from '../rooms/model/room-meta';
-import { parseRecordLine } from '../rooms/model/stored-record';
+import { parseAppendedRecord } from '../rooms/model/stored-record';
 import { RoomsProjection } from '../rooms/rooms.projection';
 import { RecencyIndex } from './recency-index';
 import { RoomWindow } from './room-window';
@@ -55,7 +55,7 @@ export class ListingProjection implements Projection {
     if (event.type === 'room.created') this.windows.set(event.room, new RoomWindow());
     if (event.type !== 'message.appended') return;
     const window = this.windows.get(event.room);
-    const record = window && parseRecordLine(event.record);
+    const record = window && parseAppendedRecord(event.record);
     if (!window || !record) return;
     window.push(record.from, record.bytes, record.seq);
     window.dropBefore(meta.firstSeq);

@@ -5,7 +5,7 @@ import { ChatEvent, MessageAppended, RoomCreated, RoomReaped } from '../events/c
 import { Projection } from '../projections/projection';
 import { NonceIndex } from './model/nonce-index';
 import { newRoomMeta, RoomMeta } from './model/room-meta';
-import { parseRecordLine } from './model/stored-record';
+import { parseAppendedRecord, parseRecordLine } from './model/stored-record';
 import { RingCompactor } from './ring/ring-compactor';
 import { completeLines } from './ring/complete-lines';
 import { RecordDeque } from './ring/record-deque';
@@ -151,7 +151,9 @@ export class RoomsProjection implements Projection {
     }
     const data = Buffer.from(`${event.record}\n`, 'utf8');
     this.files.append(meta.file, meta.bytes, data);
-    const record = parseRecordLine(event.record);
+    // Parsed only when something keeps it: a room nobody reads has no tail (replay skips the parse).
+    const tail = this.tails.peek(event.room);
+    const record = tail !== undefined || event.nonce !== undefined ? parseAppendedRecord(event.record) : null;
     if (event.nonce !== undefined && record !== null) {
       let index = this.nonces.get(event.room);
       if (index === undefined) this.nonces.set(event.room, (index = new NonceIndex()));
@@ -164,7 +166,6 @@ export class RoomsProjection implements Projection {
     meta.head = event.seq;
     if (meta.firstSeq === 0) meta.firstSeq = event.seq;
     meta.lastWriteAt = event.at;
-    const tail = this.tails.peek(event.room);
     if (tail !== undefined && record !== null) this.tails.adjust(event.room, tail.push(record));
     if (meta.bytes > this.ringLimit()) this.compact(meta, event.at);
   }

@@ -59,6 +59,23 @@ export function parseRecordLine(line: string): StoredRecord | null {
   };
 }
 
+let lastLine: string | undefined;
+let lastParsed: StoredRecord | null = null;
+
+/**
+ * parseRecordLine for the line of the event being applied: every projection that needs the parsed
+ * record of a `message.appended` (the room tail, the nonce index, the listing window) asks in turn
+ * for the same line, so the last answer is kept and the line is parsed once per event, not once per
+ * projection. Equal text parses to an equal record, so a repeated line is answered correctly too.
+ */
+export function parseAppendedRecord(line: string): StoredRecord | null {
+  if (line !== lastLine) {
+    lastParsed = parseRecordLine(line);
+    lastLine = line;
+  }
+  return lastParsed;
+}
+
 /** V8's fixed cost of a record held in memory: the object, its heap-number tsMs, four string headers. */
 const RECORD_OVERHEAD_BYTES = 192;
 

@@ -1,4 +1,5 @@
 import {
+  parseAppendedRecord,
   parseRecordLine,
   recordFootprint,
   StoredRecord,
@@ -60,5 +61,17 @@ describe('TailCache', () => {
     expect(cache.peek('c')).toBeUndefined(); // c was least recently used after b's read
     expect(cache.peek('b')).toBeDefined();
     expect(cache.footprint).toBeLessThanOrEqual(3 * one + 10);
+  });
+});
+
+describe('parseAppendedRecord', () => {
+  it('answers the line being applied once for every projection that asks, and follows a new line', () => {
+    const first = unsignedRecordLine(1, '2026-11-22T08:00:00.000000Z', 'a', 'one');
+    const second = unsignedRecordLine(2, '2026-11-22T08:00:01.000000Z', 'b', 'two');
+    const parsed = parseAppendedRecord(first);
+    expect(parsed).toEqual(parseRecordLine(first));
+    expect(parseAppendedRecord(first)).toBe(parsed); // the same object: parsed once
+    expect(parseAppendedRecord(second)?.seq).toBe(2);
+    expect(parseAppendedRecord('not json')).toBeNull();
   });
 });
