@@ -1,4 +1,5 @@
-import Fastify from 'fastify';
+// The baseline is the ceiling: always the newest Fastify 5 (an npm alias), whatever the service runs on.
+import Fastify from 'fastify-baseline';
 
 /**
  * The ceiling the service is measured against, in the same run: bare Fastify serving precomputed
