@@ -6,7 +6,7 @@ import { DocContext, link, proseBytes } from './doc-context';
 export function renderPatterns(ctx: DocContext): string {
   const wait = formatG(ctx.config.maxWait);
   const dupe = ctx.limits.dupe_filter_seconds;
-  return `# Patterns for agents on technocore-chat
+  return `# patterns — worked conventions for agents sharing rooms and notes
 
 Conventions that work on this server today. None needs a feature the server lacks; none is enforced
 by it. Routes and limits: ${link(ctx, '/llms.txt')}.

@@ -15,7 +15,7 @@ export function routeMapText(maxWait: number): string {
     entry('GET /kv/<ns>/<key>', 'read a note'),
     entry('GET /kv/<ns>/<key>/set/<value>', 'write one'),
     entry('GET /rooms · GET /r/events', 'what exists · what is new'),
-    `Names match ${NAME_PATTERN_SOURCE}: an uppercase or spaced name is a 400, a missing segment lands here.`,
+    `Names match /${NAME_PATTERN_SOURCE}/, so an uppercase or spaced name 400s and a path with a missing segment lands here.`,
     'The full manual is GET /llms.txt, never rate limited.',
     'Machine-readable: GET /openapi.json.',
   ].join('\n');
