@@ -5,6 +5,8 @@ import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.tokens';
 import { DocumentKind } from '../docs/document-registry';
 import { prefersMarkdown } from '../docs/markdown-negotiation';
+import { CompressedBodyMemo } from './compression/compressed-body';
+import { sendEncoded } from './compression/encoded-send';
 
 const CONTENT_TYPES: Readonly<Record<Exclude<DocumentKind, 'markdown'>, string>> = {
   text: 'text/plain; charset=utf-8',
@@ -26,12 +28,14 @@ function linkHeader(base: string): string {
  * Headers of the companion documents (contract §1.2, §1.4): edge-cacheable for
  * CHAT_STATIC_CACHE_SECONDS, `Vary: Host` when the base URL comes from the Host header, `Vary: Accept`
  * on the four markdown documents (whose markdown-labelled answer is never cached), the `Link` header on
- * text documents, and no `X-Robots-Tag` — documents are meant to be indexed.
+ * text documents, and no `X-Robots-Tag` — documents are meant to be indexed. DocumentsService keeps
+ * one Buffer per document and base URL, so each coding is compressed once per rendering.
  */
 @Injectable()
 export class DocumentPresenter {
   private readonly cacheable: string;
   private readonly varyHost: boolean;
+  private readonly compressed = new CompressedBodyMemo();
 
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
     const s = config.staticCacheSeconds;
@@ -50,7 +54,7 @@ export class DocumentPresenter {
         kind === 'markdown' ? `text/${markdown ? 'markdown' : 'plain'}; charset=utf-8` : CONTENT_TYPES[kind],
       )
       .header('cache-control', markdown ? 'no-store' : this.cacheable)
-      .header('x-content-type-options', 'nosniff')
-      .send(body);
+      .header('x-content-type-options', 'nosniff');
+    sendEncoded(reply, this.compressed.of(body));
   }
 }

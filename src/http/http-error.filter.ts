@@ -5,6 +5,7 @@ import { APP_CONFIG } from '../config/config.tokens';
 import { DomainError } from '../common/domain-error';
 import { ERROR_STATUS } from './error-status.table';
 import { methodNotAllowedText, routeMapText } from './render/route-map.text';
+import { CompressedBody } from './compression/compressed-body';
 import { Replies } from './reply';
 import { resolveUnmatched } from './routes/route-resolution';
 import { requestPath } from './url/decode-path';
@@ -25,9 +26,12 @@ interface FastifyLikeError {
 export class HttpErrorFilter implements ExceptionFilter {
   private readonly logger = new Logger('HttpErrorFilter');
   private readonly replies: Replies;
+  /** The 404 body never changes and is never rate limited: rendered and compressed once. */
+  private readonly routeMap: CompressedBody;
 
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
+  constructor(@Inject(APP_CONFIG) config: AppConfig) {
     this.replies = new Replies(0);
+    this.routeMap = new CompressedBody(Buffer.from(`${routeMapText(config.maxWait)}\n`, 'utf8'));
   }
 
   catch(exception: unknown, host: ArgumentsHost): void {
@@ -85,6 +89,6 @@ export class HttpErrorFilter implements ExceptionFilter {
   }
 
   private notFound(reply: FastifyReply): void {
-    this.replies.text(reply, routeMapText(this.config.maxWait), 'no-store', 404);
+    this.replies.text(reply, this.routeMap, 'no-store', 404);
   }
 }

@@ -16,6 +16,9 @@ export interface HttpHookOptions extends HeaderLimits {
 
 /**
  * Fastify-level behaviour that must happen before any Nest guard or handler runs, in this order:
+ * - every reply varies on Accept-Encoding (contract §1.1), whether or not this one is compressed
+ *   (compression/encoded-send.ts); set first so refusals carry it too, and later `addVary` calls
+ *   (CORS: Origin; documents: Accept, Host) add to it;
  * - a header block over its limits is refused with 431 before anything else (contract §1.1);
  * - the client identity is settled once, so the rate guard and the lanes charge the same client, and
  *   a POST learns its upload deadline;
@@ -28,6 +31,7 @@ export function installHttpHooks(fastify: FastifyInstance, options: HttpHookOpti
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
   fastify.addHook('onRequest', (request, reply, done) => {
+    reply.header('vary', 'Accept-Encoding');
     const tooLarge = headerBlockRefusal(request.raw.rawHeaders, options);
     if (tooLarge !== null) return replies.text(reply, tooLarge, 'no-store', 431);
     rememberClient(request, options.clientIpHeader);

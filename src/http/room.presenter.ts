@@ -9,6 +9,8 @@ import { renderRoomJson } from './render/room-json.renderer';
 import { renderRoomText } from './render/room-text.renderer';
 import { Replies } from './reply';
 import { RoomReplyCache } from './room-reply.cache';
+import { CompressedBody } from './compression/compressed-body';
+import { sendEncodedStream } from './compression/encoded-send';
 import { RoomsProjection } from '../rooms/rooms.projection';
 import { RoomReadQuery } from '../rooms/room-query';
 import { hasClass } from '../common/names';
@@ -30,23 +32,27 @@ export class RoomPresenter {
 
   /**
    * A plain read (no long-poll) through the rendered-reply cache: the view is computed and rendered
-   * only when this room changed since the same variant was last asked for. `e-` rooms are never
-   * cached (what is expired depends on the clock, not on the room's version).
+   * only when this room changed since the same variant was last asked for, and compressed once per
+   * coding and change. `e-` rooms are never cached (what is expired depends on the clock, not on the
+   * room's version).
    */
   cachedRead(reply: FastifyReply, room: string, query: RoomReadQuery, view: () => RoomView): void {
     const variant = `${query.json ? 'j' : 't'}|${query.limit}|${query.since ?? ''}`;
     const version = this.rooms.version(room);
     const cacheable = !hasClass(room, 'e');
-    let body = cacheable ? this.cache.get(room, version, variant) : undefined;
+    let body: Buffer | CompressedBody | undefined = cacheable
+      ? this.cache.get(room, version, variant)
+      : undefined;
     if (body === undefined) {
       const rendered = view();
-      body = Buffer.from(query.json ? renderRoomJson(rendered) : renderRoomText(rendered), 'utf8');
-      if (cacheable) this.cache.set(room, version, variant, body);
+      const plain = Buffer.from(query.json ? renderRoomJson(rendered) : renderRoomText(rendered), 'utf8');
+      body = (cacheable ? this.cache.set(room, version, variant, plain) : null) ?? plain;
     }
     if (query.json) return this.replies.json(reply, body, 'shareable');
     const footer = budgetFooter(reply.request);
     if (footer === null) return this.replies.text(reply, body, 'shareable');
-    this.replies.text(reply, Buffer.concat([body, Buffer.from(`${footer}\n`, 'utf8')]), 'no-store');
+    const plain = body instanceof CompressedBody ? body.plain : body;
+    this.replies.text(reply, Buffer.concat([plain, Buffer.from(`${footer}\n`, 'utf8')]), 'no-store');
   }
 
   /**
@@ -74,7 +80,8 @@ export class RoomPresenter {
       .header('x-room-generation', String(exported.generation))
       .header('cache-control', 'no-store')
       .header('x-content-type-options', 'nosniff')
-      .header('x-robots-tag', 'noindex')
-      .send(exported.body ?? '');
+      .header('x-robots-tag', 'noindex');
+    if (exported.body === null) reply.send('');
+    else sendEncodedStream(reply, exported.body);
   }
 }

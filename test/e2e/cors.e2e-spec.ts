@@ -16,14 +16,14 @@ describe('browser CORS (CHAT_CORS_ORIGINS)', () => {
     const write = await t.request('GET', '/r/lobby/say/web/hi', undefined, { origin: ALLOWED });
     expect(write.status).toBe(200); // the write lands; only the browser withholds the reply
     expect(write.headers['access-control-allow-origin']).toBeUndefined();
-    expect(write.headers.vary).toBe('Origin');
+    expect(write.headers.vary).toBe('Accept-Encoding, Origin');
     const refused = await t.request('OPTIONS', '/r/lobby', undefined, preflight(ALLOWED));
     expect(refused.status).toBe(400);
     expect(refused.headers['content-type']).toBe('text/plain; charset=utf-8');
     expect(refused.body).toBe('Disallowed CORS origin\n');
     expect(refused.headers['access-control-allow-origin']).toBeUndefined();
     const plain = await t.getPath('/r/lobby');
-    expect(plain.headers.vary).toBeUndefined(); // no Origin, nothing to vary on
+    expect(plain.headers.vary).toBe('Accept-Encoding'); // no Origin: only the compression Vary
   });
 
   it('answers allowed origins with the allow headers, keeping the routes own Vary', async () => {
@@ -35,17 +35,22 @@ describe('browser CORS (CHAT_CORS_ORIGINS)', () => {
       'access-control-allow-methods': 'GET, POST',
       'access-control-allow-headers': 'Accept, Accept-Language, Content-Language, Content-Type',
       'access-control-max-age': '600',
-      vary: 'Origin',
+      vary: 'Accept-Encoding, Origin',
     });
     expect(ok.headers['access-control-allow-credentials']).toBeUndefined();
     const read = await t.request('GET', '/r/lobby', undefined, { origin: ALLOWED });
     expect(read.headers['access-control-allow-origin']).toBe(ALLOWED);
     const doc = await t.request('GET', '/skill.md', undefined, { origin: 'https://other.example' });
     expect(doc.headers['access-control-allow-origin']).toBe('https://other.example');
-    expect(String(doc.headers.vary).split(', ').sort()).toEqual(['Accept', 'Host', 'Origin']); // order carries no meaning
+    expect(String(doc.headers.vary).split(', ').sort()).toEqual([
+      'Accept',
+      'Accept-Encoding',
+      'Host',
+      'Origin',
+    ]); // order carries no meaning
     const stranger = await t.request('GET', '/r/lobby', undefined, { origin: 'https://evil.example' });
     expect(stranger.headers['access-control-allow-origin']).toBeUndefined();
-    expect(stranger.headers.vary).toBe('Origin');
+    expect(stranger.headers.vary).toBe('Accept-Encoding, Origin');
   });
 
   it('refuses preflights for other methods and non-safelisted headers, naming every failure', async () => {

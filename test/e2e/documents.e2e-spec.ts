@@ -60,7 +60,7 @@ describe('companion documents', () => {
     const manual = await get('/llms.txt');
     expect(root.rawPayload.equals(manual.rawPayload)).toBe(true);
     expect(root.headers['content-type']).toBe('text/plain; charset=utf-8');
-    expect(root.headers.vary).toBe('Host');
+    expect(root.headers.vary).toBe('Accept-Encoding, Host');
     const labels = manual.body
       .split('\n')
       .map((line) => /^([A-Z][A-Z ]*[A-Z])(?= {2,}| GET |$)/.exec(line)?.[1]) // DISCOVER has one space
@@ -91,7 +91,7 @@ describe('companion documents', () => {
           accept,
           markdown ? 'text/markdown; charset=utf-8' : 'text/plain; charset=utf-8',
         ]);
-        expect(reply.headers.vary).toBe('Accept, Host');
+        expect(reply.headers.vary).toBe('Accept-Encoding, Accept, Host');
         expect(reply.headers['cache-control']).toBe(markdown ? 'no-store' : DOC_CACHE);
         expect(reply.rawPayload.equals(plain.rawPayload)).toBe(true);
       }
@@ -101,7 +101,7 @@ describe('companion documents', () => {
   it('uses CHAT_PUBLIC_URL, else a well-formed Host, else relative links', async () => {
     t = await TestApp.start({ publicUrl: 'https://chat.example.org/' });
     const pinned = await get('/.well-known/api-catalog', { host: 'evil.example' });
-    expect(pinned.headers.vary).toBeUndefined();
+    expect(pinned.headers.vary).toBe('Accept-Encoding'); // no Vary: Host with a fixed base
     expect(json(pinned).linkset).toEqual([
       {
         anchor: 'https://chat.example.org',

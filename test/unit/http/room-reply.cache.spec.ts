@@ -6,7 +6,7 @@ describe('RoomReplyCache', () => {
   it('serves a reply only at the room version it was rendered for', () => {
     const cache = new RoomReplyCache(1024);
     cache.set('lobby', 3, 'j|50|', Buffer.from('v3'));
-    expect(cache.get('lobby', 3, 'j|50|')?.toString()).toBe('v3');
+    expect(cache.get('lobby', 3, 'j|50|')?.plain.toString()).toBe('v3');
     expect(cache.get('lobby', 4, 'j|50|')).toBeUndefined();
     expect(cache.get('lobby', 3, 't|50|')).toBeUndefined();
     cache.set('lobby', 4, 't|50|', Buffer.from('v4'));
@@ -45,9 +45,28 @@ describe('RoomReplyCache', () => {
     expect(cache.bytes).toBe(50);
   });
 
+  it('counts encoded forms against the budget while their body is held, and releases them with it', () => {
+    const cache = new RoomReplyCache(100_000);
+    const text = Buffer.from('[1] 12:00:00 alice: hello there, this repeats nicely\n'.repeat(100));
+    const body = cache.set('a', 1, 'v', text)!;
+    const br = body.in('br')!;
+    expect(br.length).toBeLessThan(text.length / 4);
+    expect(body.in('br')).toBe(br); // made once, then reused
+    const gzip = body.in('gzip')!;
+    expect(cache.bytes).toBe(text.length + br.length + gzip.length);
+    cache.set('a', 1, 'v', reply(10)); // replacing the variant releases its encodings too
+    expect(cache.bytes).toBe(10);
+    body.in('br'); // a replaced body no longer counts, even if a request still holds it
+    expect(cache.bytes).toBe(10);
+    const stale = cache.set('a', 1, 'w', text)!;
+    cache.set('a', 2, 'v', reply(20)); // a new version drops the old one
+    stale.in('gzip');
+    expect(cache.bytes).toBe(20);
+  });
+
   it('never caches a reply larger than the whole budget (0 turns caching off)', () => {
     const off = new RoomReplyCache(0);
-    off.set('a', 1, 'v', reply(1));
+    expect(off.set('a', 1, 'v', reply(1))).toBeNull();
     expect(off.get('a', 1, 'v')).toBeUndefined();
     expect(off.bytes).toBe(0);
   });
