@@ -1,3 +1,5 @@
+import { request } from 'node:http';
+
 /** Small HTTP helpers for seeding benchmark state (global fetch, loopback only). */
 export async function get(url: string): Promise<string> {
   const response = await fetch(url);
@@ -33,4 +35,18 @@ export async function inParallel(
 /** Byte length of what a GET returns (sizes the baseline's body). */
 export async function bodyBytes(url: string): Promise<number> {
   return Buffer.byteLength(await get(url), 'utf8');
+}
+
+/** Bytes on the wire of a GET asking for `coding` (fetch would decode them), and the coding answered. */
+export function encodedBytes(url: string, coding: string): Promise<{ bytes: number; coding: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { headers: { 'accept-encoding': coding } }, (res) => {
+      let bytes = 0;
+      res.on('data', (chunk: Buffer) => (bytes += chunk.length));
+      res.on('end', () => resolve({ bytes, coding: String(res.headers['content-encoding'] ?? 'none') }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
 }

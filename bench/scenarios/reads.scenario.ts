@@ -1,11 +1,15 @@
+import { ChildServer } from '../lib/child-server';
 import { withServers } from '../lib/with-servers';
 import { compare } from '../lib/compare';
 import { BenchOptions, Row, Scenario } from '../lib/context';
-import { bodyBytes, get, inParallel, postJson } from '../lib/http-client';
+import { bodyBytes, encodedBytes, get, inParallel, postJson } from '../lib/http-client';
 
 /**
  * (1) Room read of 50 messages (JSON and text) from a 1,000-message room, and (2) a note read, each
  * against bare Fastify serving a precomputed body of the same size. Goal: ≥ 60 % of the baseline.
+ * (3) The same text read asking for brotli, then gzip, against the uncompressed read of the service
+ * itself in the same run (issue 12). Goal: ≥ 90 % of the uncompressed rate — the encodings are made
+ * once per room version, so a compressed read should cost about what a plain one does.
  */
 export const readsScenario: Scenario = {
   name: 'reads',
@@ -41,7 +45,34 @@ export const readsScenario: Scenario = {
           )),
         );
       }
+      rows.push(...(await compressedReads(service, options)));
       return rows;
     });
   },
 };
+
+/** Row (3): compressed vs uncompressed reads of the same room, both served by the service. */
+async function compressedReads(service: ChildServer, options: BenchOptions): Promise<Row[]> {
+  const url = `${service.url}/r/bench?limit=50`;
+  const plainBytes = await bodyBytes(url);
+  const rows: Row[] = [];
+  for (const coding of ['br', 'gzip']) {
+    const wire = await encodedBytes(url, coding);
+    if (wire.coding !== coding) throw new Error(`asked for ${coding}, the service answered ${wire.coding}`);
+    const compared = await compare(
+      {
+        scenario: `room read 50 (text), ${coding} ${wire.bytes} B vs plain ${plainBytes} B`,
+        service: { server: service, load: { url, headers: { 'accept-encoding': coding } } },
+        baseline: { server: service, load: { url } },
+        goalRatio: 0.9,
+      },
+      options,
+    );
+    rows.push(
+      ...compared.map((row) =>
+        row.target === 'baseline' ? { ...row, note: 'the service itself, uncompressed' } : row,
+      ),
+    );
+  }
+  return rows;
+}
