@@ -1,23 +1,36 @@
 import 'reflect-metadata';
-import { Logger } from '@nestjs/common';
-import { createApp } from './app.factory';
 import { getHeapStatistics } from 'node:v8';
+import { logAlways, NestLogger, processLogger } from './common/nest-logger';
 import { assertHeapFits } from './config/heap-budget';
 import { loadConfig } from './config/load-config';
 import { boundShutdown } from './shutdown-grace';
+import { DataDirLock } from './storage/data-dir-lock';
+import { startupLine } from './startup-line';
 
 async function bootstrap(): Promise<void> {
+  const started = performance.now();
   // eslint-disable-next-line no-restricted-properties -- the one place the environment is read
   const config = loadConfig(process.env);
+  const logger = new NestLogger(processLogger(config.logLevel));
   const heapWarning = assertHeapFits(config, getHeapStatistics().heap_size_limit);
-  if (heapWarning !== undefined) new Logger('Main').warn(heapWarning);
-  const app = await createApp({ config });
+  if (heapWarning !== undefined) logger.warn(heapWarning, 'Main');
+  // Before anything opens the log: a second owner of the directory would overwrite acknowledged writes.
+  await DataDirLock.acquire(config.root);
+  // Loaded only once the directory is ours (about a second of module loading): a refused second
+  // process exits at once.
+  const { createApp } = await import('./app.factory');
+  const app = await createApp({ config }, logger);
   boundShutdown(app, config.shutdownGraceMs);
   await app.listen({ port: config.port, host: config.host });
-  new Logger('Main').log(`listening on ${await app.getUrl()} (data in ${config.root})`);
+  logger.markStarted();
+  // The one start-up line (tests and the bench wait for its `listening on <url>`); written even at
+  // warn/error levels, because an operator must always be able to see where the service listens.
+  const line = startupLine({ config, url: await app.getUrl(), app, ms: performance.now() - started });
+  logAlways('info', line.fields, line.msg);
 }
 
 bootstrap().catch((error: unknown) => {
-  process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+  // Configuration errors arrive before the level is known: they are logged at the default level.
+  logAlways('fatal', { context: 'Main' }, error instanceof Error ? error.message : String(error));
   process.exit(1);
 });

@@ -70,6 +70,22 @@ export interface EventLog {
    * name an offset, so `interval`/`none` can never leave a checkpoint ahead of the log after a crash).
    */
   sync(): Promise<void>;
+  /**
+   * Why appends are refused right now (a poisoned log), for /healthz; undefined while writable.
+   * Optional: a backend without a sticky failure state need not implement it.
+   */
+  writeFault?(): Error | undefined;
+  /**
+   * Resolves once an append may succeed again after one was refused with ExpectedHeadMismatchError
+   * because another writer moved the shared log (the nats backend re-synchronises its head from the
+   * stream). Optional: a log only this process writes never needs it.
+   */
+  caughtUp?(): Promise<void>;
+  /**
+   * Records the shared log holds that this process has not received yet (the nats backend: other
+   * nodes' writes still on their way), for /healthz. Optional: 0 for a log only this process writes.
+   */
+  backlog?(): number;
   /** Retention: drops whole segments (or the backend's unit) that end at or before `offset`. */
   truncateBefore(offset: number): Promise<void>;
   /**

@@ -25,7 +25,8 @@ export type { Checkpoint, CheckpointHeader } from './checkpoint-format';
 const NAME = /^(\d{20})\.ckpt$/;
 const FLUSH_BYTES = 1 << 20;
 
-function fileName(offset: number): string {
+/** `<offset, 20 digits>.ckpt`: names sort in offset order. */
+export function checkpointFileName(offset: number): string {
   return `${String(offset).padStart(20, '0')}.ckpt`;
 }
 
@@ -44,7 +45,7 @@ export class CheckpointStore {
   }
 
   async write(checkpoint: Checkpoint): Promise<void> {
-    const name = fileName(checkpoint.offset);
+    const name = checkpointFileName(checkpoint.offset);
     const tmp = join(this.dir, `${name}.tmp`);
     const hash = createHash('sha256');
     const handle = await open(tmp, 'w');
@@ -91,7 +92,7 @@ export class CheckpointStore {
 
   /** The whole checkpoint at `offset`, or null when it is missing, truncated or fails its digest. */
   async read(offset: number): Promise<Checkpoint | null> {
-    const path = join(this.dir, fileName(offset));
+    const path = join(this.dir, checkpointFileName(offset));
     if (!existsSync(path)) return null;
     const hash = createHash('sha256');
     const assembler = new CheckpointAssembler();
@@ -127,7 +128,7 @@ export class CheckpointStore {
   }
 
   delete(offset: number): void {
-    const path = join(this.dir, fileName(offset));
+    const path = join(this.dir, checkpointFileName(offset));
     if (existsSync(path)) unlinkSync(path);
   }
 
@@ -137,7 +138,7 @@ export class CheckpointStore {
   }
 
   private readHeader(offset: number): CheckpointHeader | null {
-    const fd = openSync(join(this.dir, fileName(offset)), 'r');
+    const fd = openSync(join(this.dir, checkpointFileName(offset)), 'r');
     try {
       let text = '';
       const buffer = Buffer.alloc(64 * 1024);

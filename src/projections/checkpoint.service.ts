@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.tokens';
 import { Clock } from '../common/clock';
@@ -9,6 +9,7 @@ import { RingFileStore } from '../rooms/ring/ring-file-store';
 import { CheckpointStore } from './checkpoint-store';
 import { Projection, PROJECTIONS } from './projection';
 import { ProjectionRunner } from './projection-runner';
+import { ServiceMetrics } from '../metrics/service-metrics';
 
 /**
  * Takes checkpoints: captures every projection's state at one log offset, makes the log and the ring
@@ -16,13 +17,23 @@ import { ProjectionRunner } from './projection-runner';
  * checkpoint needs (older checkpoints, ring files, and — with log retention `compact` — log segments
  * before the oldest kept checkpoint). Triggered on a timer, after `checkpointEvents` events, and at
  * shutdown. One checkpoint at a time; a request while one runs joins it.
+ *
+ * A scheduled checkpoint that fails (EMFILE, ENOSPC, a poisoned log) is logged in one line, kept for
+ * /healthz, and retried after a backoff (1 s doubling up to the checkpoint interval): it must never
+ * reject into the timer, where an unhandled rejection would kill the process (issue 18). Nothing is
+ * lost by a missed checkpoint: the log still holds every record, replay just starts further back.
+ * After a projection failed no checkpoint is taken: the read models may hold half of a record.
  */
 @Injectable()
 export class CheckpointService {
   private readonly logger = new Logger('CheckpointService');
   private inFlight: Promise<void> | null = null;
+  private lastWrittenAt: number | null = null;
   private lastOffset = -1;
   private appliedAtLast = 0;
+  private lastError: { readonly message: string; readonly since: number } | null = null;
+  private retryMs = 0;
+  private retryTimer: NodeJS.Timeout | null = null;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -32,21 +43,59 @@ export class CheckpointService {
     private readonly store: CheckpointStore,
     private readonly files: RingFileStore,
     private readonly clock: Clock,
+    // Absent in the replay tool, which builds the projections without the HTTP service.
+    @Optional() private readonly metrics?: ServiceMetrics,
   ) {
     runner.onBatchApplied(() => {
-      if (this.runner.appliedCount - this.appliedAtLast >= this.config.checkpointEvents) void this.take();
+      if (this.runner.appliedCount - this.appliedAtLast >= this.config.checkpointEvents) this.takeScheduled();
     });
   }
 
-  /** Takes a checkpoint unless nothing was applied since the last one. */
+  /** Offset of the newest checkpoint this process wrote (-1: none yet). */
+  get lastCheckpointOffset(): number {
+    return this.lastOffset;
+  }
+
+  /** The error of the last checkpoint attempt when it failed, for /healthz; null once one succeeds. */
+  get failure(): string | null {
+    return this.lastError === null
+      ? null
+      : `checkpoints failing since ${new Date(this.lastError.since).toISOString()}: ${this.lastError.message}`;
+  }
+
+  /** A timer- or cadence-triggered checkpoint: never rejects; a failure is logged and retried. */
+  takeScheduled(): void {
+    this.take().then(
+      () => {
+        this.lastError = null;
+        this.retryMs = 0;
+      },
+      (error: unknown) => this.scheduleRetry(error),
+    );
+  }
+
+  /** Cancels a pending retry (shutdown takes its own final checkpoint). */
+  stopRetrying(): void {
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.retryTimer = null;
+  }
+
+  /** Takes a checkpoint unless nothing was applied since the last one (or applying failed). */
   take(): Promise<void> {
     if (this.inFlight) return this.inFlight;
+    if (this.runner.failure) return Promise.resolve();
     if (this.runner.nextOffset === this.lastOffset) return Promise.resolve();
     this.inFlight = this.write().finally(() => (this.inFlight = null));
     return this.inFlight;
   }
 
+  /** Wall-clock time (ms since the epoch) of the newest checkpoint this process wrote, or null. */
+  get lastCheckpointAt(): number | null {
+    return this.lastWrittenAt;
+  }
+
   private async write(): Promise<void> {
+    const started = process.hrtime.bigint();
     const offset = this.runner.nextOffset;
     this.appliedAtLast = this.runner.appliedCount;
     const projections: Record<string, unknown> = {};
@@ -65,7 +114,22 @@ export class CheckpointService {
       files,
     });
     this.lastOffset = offset;
+    this.lastWrittenAt = Date.now();
+    this.metrics?.checkpointSeconds.observe(Number(process.hrtime.bigint() - started) / 1e9);
     await this.collectGarbage();
+  }
+
+  private scheduleRetry(error: unknown): void {
+    const message = error instanceof Error ? error.message : String(error);
+    this.lastError = { message, since: this.lastError?.since ?? Date.now() };
+    this.retryMs = Math.min(Math.max(1000, this.retryMs * 2), this.config.checkpointSeconds * 1000);
+    this.logger.warn(`checkpoint failed: ${message}; retrying in ${this.retryMs} ms`);
+    if (this.retryTimer) return;
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = null;
+      this.takeScheduled();
+    }, this.retryMs);
+    this.retryTimer.unref();
   }
 
   private async collectGarbage(): Promise<void> {

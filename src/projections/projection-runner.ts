@@ -1,20 +1,30 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { ChatEvent } from '../events/chat-event';
 import { decodeEvent } from '../events/event-codec';
 import { EventLog, LogRecord } from '../log/event-log';
 import { EVENT_LOG } from '../log/log.tokens';
 import { ChangeNotifier } from './change-notifier';
 import { CheckpointRecovery } from './checkpoint-recovery';
 import { Projection, PROJECTIONS } from './projection';
+import { DomainError } from '../common/domain-error';
+import { StorageFullError, storageFullCause } from '../storage/storage-full.error';
+import { ProjectionFailedError } from './projection-failed.error';
 
 interface AppliedWaiter {
   readonly offset: number;
   readonly resolve: () => void;
+  readonly reject: (error: Error) => void;
 }
 
 /**
  * Applies log records to every projection in offset order: first a replay from the newest checkpoint
  * at start-up, then each committed batch as the log reports it. Writers await `whenApplied` so their
  * reply reads the model that includes their own write; long-polls are woken after the batch is applied.
+ *
+ * A record that fails to apply stops the runner for good (issue 11): the projections may hold half of
+ * it, so nothing after it can be applied or checkpointed. The failure is logged once with its offset
+ * and event type, every waiting writer is rejected with it, and `assertAccepting` refuses later writes
+ * before they reach the log (503, or 507 when the cause is a full or read-only disk).
  */
 @Injectable()
 export class ProjectionRunner {
@@ -24,6 +34,9 @@ export class ProjectionRunner {
   private unsubscribe: (() => void) | null = null;
   private applied = 0;
   private readonly batchListeners: Array<() => void> = [];
+  private failed: DomainError | null = null;
+  private failedAt = '';
+  private replay: { readonly fromOffset: number; readonly replayed: number } | null = null;
 
   constructor(
     @Inject(EVENT_LOG) private readonly log: EventLog,
@@ -37,15 +50,33 @@ export class ProjectionRunner {
     const fromOffset = await this.recovery.restore(this.projections);
     this.next = fromOffset;
     let replayed = 0;
-    for await (const record of this.log.read(fromOffset)) {
-      this.applyRecord(record);
-      replayed++;
+    // Subscribed before replaying, ignored until caught up: with a shared log (the nats backend)
+    // other nodes commit while this one replays, and those records must not fall between the two.
+    let live = false;
+    this.unsubscribe = this.log.subscribe((records) => {
+      if (live) this.applyBatch(records);
+    });
+    while (this.next < this.log.committedHead()) {
+      const before = this.next;
+      for await (const record of this.log.read(this.next)) {
+        if (record.offset < this.next) continue;
+        this.applyRecord(record);
+        if (this.failed) throw new Error(`start-up replay stopped: ${this.failedAt}`);
+        replayed++;
+      }
+      if (this.next === before) throw new Error(`start-up replay stalled at offset ${before}`);
     }
-    this.unsubscribe = this.log.subscribe((records) => this.applyBatch(records));
+    live = true; // same turn as the check above: every later batch starts at or after this.next
     this.logger.log(
       `projections ready at offset ${this.next} (checkpoint ${fromOffset}, ${replayed} replayed)`,
     );
-    return { fromOffset, replayed };
+    this.replay = { fromOffset, replayed };
+    return this.replay;
+  }
+
+  /** What the start-up replay did (the start-up log line reports it); null before start. */
+  get startReplay(): { readonly fromOffset: number; readonly replayed: number } | null {
+    return this.replay;
   }
 
   stop(): void {
@@ -63,10 +94,26 @@ export class ProjectionRunner {
     return this.applied;
   }
 
-  /** Resolves once the record at `offset` has been applied to every projection. */
+  /** Resolves once the record at `offset` has been applied to every projection; rejects if applying failed. */
   whenApplied(offset: number): Promise<void> {
     if (offset < this.next) return Promise.resolve();
-    return new Promise((resolve) => this.waiters.push({ offset, resolve }));
+    if (this.failed) return Promise.reject(this.failed);
+    return new Promise((resolve, reject) => this.waiters.push({ offset, resolve, reject }));
+  }
+
+  /** Why the runner stopped applying the log, or null while it is healthy. */
+  get failure(): DomainError | null {
+    return this.failed;
+  }
+
+  /** The failure in one line (`projection failed at offset N (type): reason`), '' while healthy. */
+  get failureSummary(): string {
+    return this.failedAt;
+  }
+
+  /** Writers call this before appending: once applying failed, a write could never be acknowledged. */
+  assertAccepting(): void {
+    if (this.failed) throw this.failed;
   }
 
   /** Called after every applied batch (the checkpoint cadence listens here). */
@@ -77,12 +124,14 @@ export class ProjectionRunner {
   private applyBatch(records: readonly LogRecord[]): void {
     const touched = new Set<string>();
     for (const record of records) {
+      if (this.failed) break;
       if (record.offset < this.next) continue; // already applied during replay
       const room = this.applyRecord(record);
       if (room !== null) touched.add(room);
     }
     for (const room of touched) this.notifier.notify(room);
     if (this.waiters.length > 0) this.releaseWaiters();
+    if (this.failed) return; // no checkpoint may capture a half-applied record
     for (const listener of this.batchListeners) listener();
   }
 
@@ -91,17 +140,34 @@ export class ProjectionRunner {
     if (record.offset !== this.next) {
       throw new Error(`projection gap: expected offset ${this.next}, log delivered ${record.offset}`);
     }
-    const event = decodeEvent(record.payload);
-    for (const projection of this.projections) projection.apply(event, record.offset);
+    let type = 'undecodable';
+    let event: ChatEvent;
+    try {
+      event = decodeEvent(record.payload);
+      type = event.type;
+      for (const projection of this.projections) projection.apply(event, record.offset);
+    } catch (error) {
+      this.fail(record.offset, type, error);
+      return null;
+    }
     this.next = record.offset + 1;
     this.applied++;
     return 'room' in event ? event.room : null;
+  }
+
+  private fail(offset: number, type: string, error: unknown): void {
+    const reason = error instanceof Error ? error.message : String(error);
+    const storage = storageFullCause(error);
+    this.failed = storage ? new StorageFullError(storage) : new ProjectionFailedError(offset, type, reason);
+    this.failedAt = `projection failed at offset ${offset} (${type}): ${reason}`;
+    this.logger.error(`${this.failedAt}; writes refused until restart`);
   }
 
   private releaseWaiters(): void {
     const pending: AppliedWaiter[] = [];
     for (const waiter of this.waiters) {
       if (waiter.offset < this.next) waiter.resolve();
+      else if (this.failed) waiter.reject(this.failed);
       else pending.push(waiter);
     }
     this.waiters = pending;

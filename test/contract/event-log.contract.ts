@@ -16,6 +16,11 @@ export type EventLogFactory = () => Promise<EventLogHarness> | EventLogHarness;
 export interface ContractOptions {
   /** The backend keeps records across instances: runs the reopen scenarios (harness.reopen required). */
   readonly persistent?: boolean;
+  /**
+   * Several open instances may write the same storage at once (the nats backend: one stream, N nodes):
+   * runs the shared-writer scenarios on two instances (harness.reopen required).
+   */
+  readonly shared?: boolean;
 }
 
 const text = (value: string): Buffer => Buffer.from(value, 'utf8');
@@ -24,6 +29,13 @@ export async function readAll(log: EventLog, from = 0, until?: number): Promise<
   const records: LogRecord[] = [];
   for await (const record of log.read(from, until === undefined ? {} : { until })) records.push(record);
   return records;
+}
+
+/** Waits (bounded, generously) for another instance to have seen what the shared storage holds. */
+async function eventually(condition: () => boolean, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+  expect(condition()).toBe(true);
 }
 
 export const describeRecords = (records: readonly LogRecord[]): string[] =>
@@ -165,6 +177,51 @@ export function describeEventLogContract(
       await expect(log.append([text('too late')])).rejects.toBeInstanceOf(LogUnavailableError);
       await log.close();
     });
+
+    if (options.shared) {
+      it('given two writers racing for the same offset, then one wins and the other is refused whole', async () => {
+        const other = await track(harness.reopen!());
+        // Both decide against offset 0 in the same turn: the server takes one and refuses the other,
+        // including the loser's second record (its predecessor never landed).
+        const [mine, theirs] = await Promise.allSettled([
+          log.append([text('mine-1'), text('mine-2')]),
+          other.append([text('theirs')]),
+        ]);
+        const [winner, loser, won, lost] =
+          mine.status === 'fulfilled'
+            ? [log, other, ['mine-1', 'mine-2'], ['theirs']]
+            : [other, log, ['theirs'], ['mine-1', 'mine-2']];
+        const refusal = (mine.status === 'fulfilled' ? theirs : mine) as PromiseRejectedResult;
+        expect(refusal.reason).toBeInstanceOf(ExpectedHeadMismatchError);
+        expect(refusal.reason).toMatchObject({ code: 'log_conflict', expected: 0 });
+        // The head the refusal saw: the winner's first record at least (its second may still be in flight).
+        expect((refusal.reason as ExpectedHeadMismatchError).actual).toBeGreaterThanOrEqual(1);
+        await loser.caughtUp!();
+        expect([loser.head(), loser.committedHead()]).toEqual([won.length, won.length]);
+        const retried = await loser.append(lost.map(text));
+        expect(retried).toEqual({ first: won.length, next: won.length + lost.length });
+        await eventually(() => winner.committedHead() === retried.next);
+        const expected = [...won, ...lost].map((value, i) => `${i}:${value}`);
+        expect(describeRecords(await readAll(winner))).toEqual(expected);
+        expect(describeRecords(await readAll(loser))).toEqual(expected);
+      });
+
+      it('given two instances, then each subscriber sees the other one’s records in the same order', async () => {
+        const other = await track(harness.reopen!());
+        const seenHere: number[] = [];
+        const seenThere: number[] = [];
+        log.subscribe((batch) => batch.forEach((r) => seenHere.push(r.offset)));
+        other.subscribe((batch) => batch.forEach((r) => seenThere.push(r.offset)));
+        await other.append([text('a'), text('b')]);
+        await eventually(() => log.committedHead() === 2);
+        await log.append([text('c')]);
+        await eventually(() => other.committedHead() === 3);
+        expect([seenHere, seenThere]).toEqual([
+          [0, 1, 2],
+          [0, 1, 2],
+        ]);
+      });
+    }
 
     if (options.persistent) {
       it('given a reopened log, then records and head survive and offsets continue', async () => {

@@ -21,10 +21,12 @@ export function spawnListening(
     readonly cwd: string;
     readonly env: Record<string, string | undefined>;
     readonly timeoutMs: number;
+    /** The executable (default: this node); the npm-start test runs `npm` itself. */
+    readonly command?: string;
   },
 ): Promise<Listening> {
   const started = process.hrtime.bigint();
-  const child = spawn(process.execPath, args, {
+  const child = spawn(options.command ?? process.execPath, args, {
     cwd: options.cwd,
     env: options.env,
     stdio: ['ignore', 'pipe', 'pipe'],

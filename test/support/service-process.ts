@@ -18,8 +18,18 @@ export class ServiceProcess {
     readonly baseUrl: string,
   ) {}
 
-  static async start(env: Record<string, string>): Promise<ServiceProcess> {
-    const { child, url } = await spawnListening(['-r', TS_REGISTER, MAIN], {
+  /** `openFiles` runs it under `ulimit -n` (through sh, which execs node: the pid stays the service's). */
+  static async start(
+    env: Record<string, string>,
+    limits: { openFiles?: number } = {},
+  ): Promise<ServiceProcess> {
+    const node = [process.execPath, '-r', TS_REGISTER, MAIN];
+    const args =
+      limits.openFiles === undefined
+        ? node.slice(1)
+        : ['-c', `ulimit -n ${limits.openFiles} && exec "$@"`, 'sh', ...node];
+    const { child, url } = await spawnListening(args, {
+      command: limits.openFiles === undefined ? undefined : '/bin/sh',
       cwd: ROOT,
       // Budgets far beyond what a suite spends unless the suite sets them (see TestApp).
       env: {

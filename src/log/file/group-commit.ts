@@ -1,5 +1,8 @@
 import { AppendResult } from '../event-log';
+import { DomainError } from '../../common/domain-error';
+import { StorageFullError, storageFullCause } from '../../storage/storage-full.error';
 import { LogUnavailableError } from '../log.errors';
+import { CommitObserver, IGNORE_COMMITS } from './commit-observer';
 
 /**
  * When an append is acknowledged:
@@ -60,6 +63,7 @@ export class GroupCommitter {
     private readonly policy: FsyncPolicy,
     private readonly target: CommitTarget,
     fsyncIntervalMs: number,
+    private readonly observer: CommitObserver = IGNORE_COMMITS,
   ) {
     if (policy === 'interval') {
       this.timer = setInterval(() => this.requestSync(), fsyncIntervalMs);
@@ -120,7 +124,7 @@ export class GroupCommitter {
       if (this.syncDue) {
         this.syncDue = false;
         this.unsynced = false;
-        if (!(await this.attempt(() => this.target.sync(), []))) break;
+        if (!(await this.attempt(() => this.timedSync(), []))) break;
       }
       if (this.queue.length === 0) continue;
       const batch = this.queue;
@@ -133,9 +137,19 @@ export class GroupCommitter {
   }
 
   private async flush(batch: readonly QueuedAppend[]): Promise<void> {
+    const started = process.hrtime.bigint();
     await this.target.write(batch);
-    if (this.policy === 'always') await this.target.sync();
+    let records = 0;
+    for (const entry of batch) records += entry.frames.length;
+    this.observer.batchWritten(records, seconds(started));
+    if (this.policy === 'always') await this.timedSync();
     else this.unsynced = true;
+  }
+
+  private async timedSync(): Promise<void> {
+    const started = process.hrtime.bigint();
+    await this.target.sync();
+    this.observer.synced(seconds(started));
   }
 
   /** Runs one I/O step; on failure poisons the committer and rejects `batch` and the queue. */
@@ -155,6 +169,15 @@ export class GroupCommitter {
   }
 }
 
-function poisoned(cause: Error): LogUnavailableError {
-  return new LogUnavailableError(`an earlier write or fsync failed (${cause.message}); restart to recover`);
+/** The error every append gets once the log is poisoned: 507 when the disk is full or read-only. */
+export function poisoned(cause: Error): DomainError {
+  const full = storageFullCause(cause);
+  if (full !== null) return new StorageFullError(full);
+  return new LogUnavailableError(
+    `poisoned: an earlier write or fsync failed (${cause.message}); restart to recover`,
+  );
+}
+
+function seconds(since: bigint): number {
+  return Number(process.hrtime.bigint() - since) / 1e9;
 }

@@ -1,4 +1,5 @@
 import { FSYNC_POLICIES, FsyncPolicy } from './group-commit';
+import { CommitObserver, IGNORE_COMMITS } from './commit-observer';
 import { consoleLogSink, LogSink } from './log-sink';
 import { OpenSegmentFile, openSegmentFile } from './segment-file';
 
@@ -17,6 +18,8 @@ export interface SegmentedEventLogOptions {
   readonly readOnly?: boolean;
   /** Base offset of the first segment when the directory holds none (a log continuing a snapshot). */
   readonly initialOffset?: number;
+  /** Timing of batch writes and fsyncs (metrics). None by default. */
+  readonly observer?: CommitObserver;
   /** Test seam only: opens segment files (tests wrap real handles to inject I/O errors). */
   readonly openFile?: OpenSegmentFile;
 }
@@ -37,6 +40,7 @@ export function resolveLogOptions(options: SegmentedEventLogOptions): ResolvedLo
     openFile: options.openFile ?? openSegmentFile,
     readOnly: options.readOnly ?? false,
     initialOffset: options.initialOffset ?? 0,
+    observer: options.observer ?? IGNORE_COMMITS,
   };
   if (!resolved.dir) throw new RangeError('event log: dir is required');
   if (!Number.isSafeInteger(resolved.segmentBytes) || resolved.segmentBytes < 1) {

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { AppendOptions, AppendResult, CommitListener, EventLog, LogRecord, ReadOptions } from '../event-log';
 import { ExpectedHeadMismatchError, LogUnavailableError } from '../log.errors';
 import { encodeFrame, framePayload } from './frame';
-import { CommitTarget, GroupCommitter, QueuedAppend } from './group-commit';
+import { CommitTarget, GroupCommitter, poisoned, QueuedAppend } from './group-commit';
 import { SegmentChain } from './segment-chain';
 import { readSegments } from './segment-reader';
 import {
@@ -90,9 +90,9 @@ export class SegmentedEventLog implements EventLog {
       return Promise.reject(new LogUnavailableError(this.closing ? 'closed' : 'not open'));
     }
     if (this.options.readOnly) return Promise.reject(new LogUnavailableError('opened read-only'));
+    const fault = this.writeFault();
+    if (fault) return Promise.reject(fault);
     const { committer } = this.state;
-    if (committer.poison)
-      return Promise.reject(new LogUnavailableError(`poisoned: ${committer.poison.message}`));
     if (options.expectedHead !== undefined && options.expectedHead !== this.nextOffset) {
       return Promise.reject(new ExpectedHeadMismatchError(options.expectedHead, this.nextOffset));
     }
@@ -109,6 +109,12 @@ export class SegmentedEventLog implements EventLog {
     return new Promise((resolve, reject) =>
       committer.enqueue({ frames, bytes, first, next, resolve, reject }),
     );
+  }
+
+  /** The error every append gets now that an I/O failure poisoned the log (507 for a full disk). */
+  writeFault(): Error | undefined {
+    const poison = this.state?.committer.poison;
+    return poison ? poisoned(poison) : undefined;
   }
 
   /** Snapshot at call time: the segment list and the committed head (the default and cap of `until`). */
@@ -162,7 +168,12 @@ export class SegmentedEventLog implements EventLog {
       initialOffset,
     });
     this.nextOffset = this.committedNext = chain.next;
-    const committer = new GroupCommitter(fsync, this.commitTarget(chain), fsyncIntervalMs);
+    const committer = new GroupCommitter(
+      fsync,
+      this.commitTarget(chain),
+      fsyncIntervalMs,
+      this.options.observer,
+    );
     this.state = { chain, committer };
     logger.log(
       `opened ${this.dir}: ${chain.segmentCount} segment(s), offsets ${chain.firstOffset}..${chain.next}`,

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ServiceProcess } from '../../support/service-process';
+import { runCrashTorture } from '../../torture/crash-torture';
 
 interface Posted {
   seq: number;
@@ -81,6 +82,17 @@ describe('crash recovery of the whole service (kill -9)', () => {
     const lastAcked = Math.max(...acked.get('alpha')!.map((w) => w.seq));
     expect(((await next.json()) as { posted: Posted }).posted.seq).toBeGreaterThan(lastAcked);
   }, 60_000);
+});
+
+describe('repeated kill -9 under a mixed load (short form of npm run test:crash-long)', () => {
+  it('loses no acknowledged message, signed message or note over 3 kills, and exports stay valid JSONL', async () => {
+    const figures = await runCrashTorture({ kills: 3, seed: 7, maxLoadMs: 900, entry: 'source' });
+    expect(figures.problems).toEqual([]);
+    expect([figures.lost, figures.invalidExports]).toEqual([0, 0]);
+    // The load really ran between the kills (a kill may land at 0 ms, so the floor is low)
+    const { messages, signed, notes } = figures.acknowledged;
+    expect(messages + signed + notes).toBeGreaterThan(20);
+  }, 120_000);
 });
 
 describe('graceful shutdown of the service process', () => {
