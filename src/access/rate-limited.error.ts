@@ -26,6 +26,9 @@ export interface RateLimitedDetails {
  * agent harnesses only show the body) and in `Retry-After`.
  */
 export class RateLimitedError extends DomainError {
+  /** Which bucket was empty (metrics count 429s by it). */
+  readonly bucket: RateKind;
+
   constructor({ kind, perMinute, waitSeconds, maxWait }: RateLimitedDetails) {
     const wait = retryAfterSeconds(waitSeconds);
     const other = kind === 'read' ? 'write' : 'read';
@@ -42,5 +45,6 @@ export class RateLimitedError extends DomainError {
         `the enforced numbers are published in /.well-known/agent.json as limits.${kind}s_per_minute_per_ip.`,
       { 'retry-after': String(wait) },
     );
+    this.bucket = kind;
   }
 }

@@ -17,6 +17,12 @@ export const NOTHING_CHARGED: CreationCharge = { refund: () => undefined };
  * The write gate charges it last, only when the write would create the room; the caller refunds the
  * token when the write turns out not to have created it (another writer got there first, a reaped
  * room's seq continued, a duplicate or any later refusal). Table bounded like the rate buckets.
+ *
+ * Fair share of the room cap (issue 18): the burst a client may use shrinks with the free room
+ * capacity, to `max(1, ceil(N × free / CHAT_MAX_ROOMS))`, so no client takes more than its share of
+ * what is left. With the defaults (N = 20, 5,120 rooms) 256 addresses at their full budget filled the
+ * cap for everyone; now each address takes 1/256 of what is free, and filling it takes about 1,000.
+ * With no room free the share is not applied: the room cap's own 400 is the answer.
  */
 @Injectable()
 export class RoomCreationBudget {
@@ -38,9 +44,17 @@ export class RoomCreationBudget {
     return this.table.size;
   }
 
+  /** The burst a client may use while `freeRooms` rooms are free. */
+  share(freeRooms: number): number {
+    const { rateRoomsPerDay: perDay, maxRooms } = this.config;
+    if (freeRooms <= 0) return perDay;
+    return Math.min(perDay, Math.max(1, Math.ceil((perDay * freeRooms) / maxRooms)));
+  }
+
   /** Spends one of `client`'s creation tokens for `room`, or throws the 429. */
-  charge(client: string, room: string): CreationCharge {
-    const take = this.table.take(client);
+  charge(client: string, room: string, freeRooms: number): CreationCharge {
+    const share = this.share(freeRooms);
+    const take = this.table.take(client, this.config.rateRoomsPerDay - share);
     if (!take.granted) {
       throw new RoomBudgetSpentError({
         room,
@@ -48,6 +62,7 @@ export class RoomCreationBudget {
         waitSeconds: take.waitSeconds,
         maxRooms: this.config.maxRooms,
         retentionSeconds: this.config.retentionSeconds,
+        share: share < this.config.rateRoomsPerDay ? { freeRooms, burst: share } : undefined,
       });
     }
     let refunded = false;

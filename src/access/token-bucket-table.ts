@@ -48,13 +48,17 @@ export class TokenBucketTable {
     return this.buckets.size;
   }
 
-  take(key: string): Take {
+  /**
+   * Spends one token when at least `1 + reserve` are there: a reserve keeps the last tokens of the
+   * bucket out of reach (the room-creation fair share shrinks a client's usable burst this way).
+   */
+  take(key: string, reserve = 0): Take {
     const now = this.nowSeconds();
     const bucket = this.refilled(key, now);
-    const granted = bucket.tokens >= 1;
+    const granted = bucket.tokens >= 1 + reserve;
     if (granted) bucket.tokens -= 1;
     this.touch(key, bucket, now);
-    const waitSeconds = granted ? 0 : (1 - bucket.tokens) / this.rule.perSecond;
+    const waitSeconds = granted ? 0 : (1 + reserve - bucket.tokens) / this.rule.perSecond;
     return { granted, left: Math.floor(bucket.tokens), waitSeconds };
   }
 

@@ -19,6 +19,11 @@ export interface RefusedSlot {
  * budgets do not bound, so parked waits are capped per client and per process. Without a slot a
  * read degrades to an immediate reply; it is never an error.
  *
+ * Fair share (issue 18): half the pool is kept for clients' first wait. A client that already holds a
+ * slot gets another only while fewer than half the slots are parked, so a few clients at their
+ * per-client cap (16 × 4 took all 64 before) can fill at most half the pool, and every newcomer still
+ * finds a slot until as many distinct clients as half the pool each hold one.
+ *
  * Invariant: `inUse` equals the sum of the per-client counts, and a client with no parked wait has no
  * entry, so the table never holds more than `maxWaitersTotal` clients.
  */
@@ -36,6 +41,12 @@ export class WaitSlots {
     }
     if (this.total >= this.config.maxWaitersTotal) {
       return { held: false, cause: `all ${this.config.maxWaitersTotal} on this instance are busy` };
+    }
+    if (mine > 0 && this.total * 2 >= this.config.maxWaitersTotal) {
+      return {
+        held: false,
+        cause: `half of the ${this.config.maxWaitersTotal} on this instance are busy, and the other half is kept for callers holding none`,
+      };
     }
     this.total += 1;
     this.byClient.set(client, mine + 1);

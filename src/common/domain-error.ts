@@ -17,7 +17,9 @@ export type ErrorCode =
   | 'headers_too_large'
   | 'log_conflict'
   | 'log_unavailable'
-  | 'log_corrupted';
+  | 'log_corrupted'
+  | 'projection_failed'
+  | 'storage_full';
 
 export class DomainError extends Error {
   constructor(

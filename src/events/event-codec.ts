@@ -1,6 +1,7 @@
 import { ChatEvent } from './chat-event';
 
-const KNOWN_TYPES: ReadonlySet<string> = new Set([
+/** Every event type this build writes and reads (tools validate filters against it). */
+export const EVENT_TYPES: ReadonlySet<string> = new Set([
   'room.created',
   'message.appended',
   'room.reaped',
@@ -24,7 +25,7 @@ export function decodeEvent(payload: Buffer): ChatEvent {
     throw new EventDecodeError(`event payload is not JSON: ${(error as Error).message}`);
   }
   const type = (value as { type?: unknown } | null)?.type;
-  if (typeof type !== 'string' || !KNOWN_TYPES.has(type)) {
+  if (typeof type !== 'string' || !EVENT_TYPES.has(type)) {
     throw new EventDecodeError(`unknown event type ${JSON.stringify(type)}`);
   }
   return value as ChatEvent;

@@ -16,7 +16,7 @@ const CONTENT_TYPES: Readonly<Record<Exclude<DocumentKind, 'markdown'>, string>>
 };
 
 /** The RFC 8288 pointers every text document carries (contract §1.4). */
-function linkHeader(base: string): string {
+export function linkHeader(base: string): string {
   return (
     `<${base}/openapi.json>; rel="service-desc"; type="application/json", ` +
     `<${base}/llms.txt>; rel="service-doc"; type="text/plain", ` +

@@ -19,4 +19,6 @@ export const ERROR_STATUS: Readonly<Record<ErrorCode, number>> = {
   log_conflict: 503,
   log_unavailable: 503,
   log_corrupted: 503,
+  projection_failed: 503,
+  storage_full: 507,
 };

@@ -9,6 +9,9 @@ import { CompressedBody } from './compression/compressed-body';
 import { Replies } from './reply';
 import { resolveUnmatched } from './routes/route-resolution';
 import { requestPath } from './url/decode-path';
+import { closeIfBodyUnread } from './unread-body';
+import { noteRefusal } from '../metrics/refusal-tags';
+import { RateLimitedError } from '../access/rate-limited.error';
 
 interface FastifyLikeError {
   readonly statusCode?: number;
@@ -39,10 +42,15 @@ export class HttpErrorFilter implements ExceptionFilter {
     const reply = http.getResponse<FastifyReply>();
     const request = http.getRequest<FastifyRequest>();
     if (reply.sent) return;
+    closeIfBodyUnread(request, reply);
     if (exception instanceof DomainError) {
       if (exception.code === 'route_not_found') return this.notFound(reply);
       for (const [name, value] of Object.entries(exception.headers)) reply.header(name, value);
       const status = ERROR_STATUS[exception.code];
+      noteRefusal(
+        request.raw,
+        exception instanceof RateLimitedError ? `rate_${exception.bucket}` : exception.code,
+      );
       if (status >= 500) this.logger.error(exception.message);
       return this.replies.text(reply, `${status} ${exception.message}`, 'no-store', status);
     }
@@ -50,8 +58,11 @@ export class HttpErrorFilter implements ExceptionFilter {
       return this.unmatched(request, reply);
     }
     const error = exception as FastifyLikeError;
-    if (typeof error?.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {
-      return this.replies.text(reply, `${error.statusCode} ${error.message}`, 'no-store', error.statusCode);
+    // Fastify's own refusals (e.g. 415 for a body of an unknown type on a route without our body
+    // reader) reach here as they are, or wrapped by Nest in an HttpException: both are the client's.
+    const clientStatus = exception instanceof HttpException ? exception.getStatus() : error?.statusCode;
+    if (typeof clientStatus === 'number' && clientStatus >= 400 && clientStatus < 500) {
+      return this.replies.text(reply, `${clientStatus} ${error.message}`, 'no-store', clientStatus);
     }
     this.logger.error(
       exception instanceof Error ? (exception.stack ?? exception.message) : String(exception),

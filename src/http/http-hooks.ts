@@ -2,6 +2,8 @@ import { FastifyInstance } from 'fastify';
 import { headerBlockRefusal, HeaderLimits } from '../access/header-limits';
 import { setBodyDeadline } from './body/body-reader';
 import { rememberClient } from './client-identity';
+import { duplicateHostRefusal } from './duplicate-host';
+import { closeIfBodyUnread } from './unread-body';
 import { methodNotAllowedText } from './render/route-map.text';
 import { Replies } from './reply';
 import { isWriteGetPath } from './routes/route-table';
@@ -19,7 +21,8 @@ export interface HttpHookOptions extends HeaderLimits {
  * - every reply varies on Accept-Encoding (contract §1.1), whether or not this one is compressed
  *   (compression/encoded-send.ts); set first so refusals carry it too, and later `addVary` calls
  *   (CORS: Origin; documents: Accept, Host) add to it;
- * - a header block over its limits is refused with 431 before anything else (contract §1.1);
+ * - a header block over its limits is refused with 431 before anything else (contract §1.1), and a
+ *   request naming its Host twice with 400 (RFC 9112); either closes a connection whose body is unread;
  * - the client identity is settled once, so the rate guard and the lanes charge the same client, and
  *   a POST learns its upload deadline;
  * - HEAD on a GET that writes is refused with 405 `Allow: GET` (HEAD must never write, contract §1.1);
@@ -28,12 +31,23 @@ export interface HttpHookOptions extends HeaderLimits {
  */
 export function installHttpHooks(fastify: FastifyInstance, options: HttpHookOptions): void {
   const replies = new Replies(0);
+  // With a listener here Node no longer answers `Expect: 100-continue` by itself: the body reader
+  // sends the 100 when a route starts reading, so a refusal goes out without a 100 before it.
+  fastify.server.on('checkContinue', (req, res) => fastify.server.emit('request', req, res));
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
   fastify.addHook('onRequest', (request, reply, done) => {
     reply.header('vary', 'Accept-Encoding');
     const tooLarge = headerBlockRefusal(request.raw.rawHeaders, options);
-    if (tooLarge !== null) return replies.text(reply, tooLarge, 'no-store', 431);
+    if (tooLarge !== null) {
+      closeIfBodyUnread(request, reply);
+      return replies.text(reply, tooLarge, 'no-store', 431);
+    }
+    const hosts = duplicateHostRefusal(request.raw.rawHeaders);
+    if (hosts !== null) {
+      closeIfBodyUnread(request, reply);
+      return replies.text(reply, hosts, 'no-store', 400);
+    }
     rememberClient(request, options.clientIpHeader);
     if (request.method === 'POST') setBodyDeadline(request, options.bodyDeadlineSeconds);
     if (request.method === 'HEAD' && isWriteGetPath(requestPath(request.url))) {

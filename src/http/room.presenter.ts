@@ -6,7 +6,7 @@ import { APP_CONFIG } from '../config/config.tokens';
 import { RoomView } from '../rooms/model/room-view';
 import { RoomExport } from '../rooms/room-export.service';
 import { renderRoomJson } from './render/room-json.renderer';
-import { renderRoomText } from './render/room-text.renderer';
+import { renderRoomTextBytes } from './render/room-text.renderer';
 import { Replies } from './reply';
 import { RoomReplyCache } from './room-reply.cache';
 import { CompressedBody } from './compression/compressed-body';
@@ -21,6 +21,8 @@ export class RoomPresenter {
   private readonly replies: Replies;
 
   private readonly cache: RoomReplyCache;
+  /** The last text write reply rendered, with the room version it shows. */
+  private lastWritten: { room: string; version: number; body: Buffer } | undefined;
 
   constructor(
     @Inject(APP_CONFIG) config: AppConfig,
@@ -45,7 +47,9 @@ export class RoomPresenter {
       : undefined;
     if (body === undefined) {
       const rendered = view();
-      const plain = Buffer.from(query.json ? renderRoomJson(rendered) : renderRoomText(rendered), 'utf8');
+      const plain = query.json
+        ? Buffer.from(renderRoomJson(rendered), 'utf8')
+        : renderRoomTextBytes(rendered);
       body = (cacheable ? this.cache.set(room, version, variant, plain) : null) ?? plain;
     }
     if (query.json) return this.replies.json(reply, body, 'shareable');
@@ -63,14 +67,34 @@ export class RoomPresenter {
     if (json) return this.replies.json(reply, renderRoomJson(view), waited ? 'no-store' : 'shareable');
     const footer = budgetFooter(reply.request);
     const cache = waited || footer !== null ? 'no-store' : 'shareable';
-    this.replies.text(reply, renderRoomText(view, footer === null ? [] : [footer]), cache);
+    this.replies.text(reply, renderRoomTextBytes(view, footer === null ? [] : [footer]), cache);
   }
 
-  /** A write reply: the room after the append; JSON adds the stored record as `posted` (§8.4). */
-  written(reply: FastifyReply, view: RoomView, posted: string, json: boolean): void {
-    if (json) return this.replies.json(reply, renderRoomJson(view, posted));
+  /**
+   * A write reply: the room after the append (`view`); JSON adds the stored record as `posted` (§8.4).
+   * The writers of one group commit to one room are answered together and all show the same room
+   * version, so the last text rendered is kept and reused while its room and version match (a
+   * single slot: with writes spread over many rooms a cache entry per write cost more than it saved).
+   */
+  written(reply: FastifyReply, room: string, view: () => RoomView, posted: string, json: boolean): void {
+    if (json) return this.replies.json(reply, renderRoomJson(view(), posted));
+    const plain = this.lastWrittenText(room, view);
     const footer = budgetFooter(reply.request);
-    this.replies.text(reply, renderRoomText(view, footer === null ? [] : [footer]));
+    this.replies.text(
+      reply,
+      footer === null ? plain : Buffer.concat([plain, Buffer.from(`${footer}\n`, 'utf8')]),
+    );
+  }
+
+  /** `e-` rooms are rendered every time: what is expired depends on the clock, not on the version. */
+  private lastWrittenText(room: string, view: () => RoomView): Buffer {
+    if (hasClass(room, 'e')) return renderRoomTextBytes(view());
+    const version = this.rooms.version(room);
+    const last = this.lastWritten;
+    if (last !== undefined && last.room === room && last.version === version) return last.body;
+    const body = renderRoomTextBytes(view());
+    this.lastWritten = { room, version, body };
+    return body;
   }
 
   export(reply: FastifyReply, exported: RoomExport): void {

@@ -24,9 +24,10 @@ export class NoteLanesService {
   /** GET /kv/{ns}/{key}/set/{value}: sweep → namespace gate → conditions → write. */
   set(ns: string, key: string, rawValue: string, query: Query): Promise<NoteWriteAck> {
     const value = sweptNoteValue(rawValue);
-    this.gate.admitUnsigned(ns, key, value);
-    const conditions = parseQueryConditions(query);
-    return this.writer.write({ ns, key, value, conditions });
+    return this.writer.write(() => {
+      this.gate.admitUnsigned(ns, key, value);
+      return { ns, key, value, conditions: parseQueryConditions(query) };
+    });
   }
 
   /**
@@ -38,7 +39,9 @@ export class NoteLanesService {
     const did = stringField(body, 'did').trim();
     if (did !== '') return this.signed.post(ns, key, did, value, body);
     const conditions = parseBodyConditions(body);
-    this.gate.admitUnsigned(ns, key, value);
-    return this.writer.write({ ns, key, value, conditions });
+    return this.writer.write(() => {
+      this.gate.admitUnsigned(ns, key, value);
+      return { ns, key, value, conditions };
+    });
   }
 }

@@ -66,6 +66,32 @@ export function assertNoteCapacity(check: CapacityCheck): void {
   }
 }
 
+export interface ByteBudgetCheck {
+  readonly budgetBytes: number;
+  /** UTF-8 bytes of every stored value, pending writes included. */
+  readonly storedBytes: number;
+  /** UTF-8 bytes of the value being written, and of the value it replaces (0 for a new note). */
+  readonly newBytes: number;
+  readonly oldBytes: number;
+  readonly idleDays: number;
+}
+
+/**
+ * The note-byte budget (CHAT_NOTE_BYTES_MB, issue 18): note values live in the heap, so their total is
+ * capped. A write that does not grow the total (a shorter or equal overwrite) always proceeds, so a
+ * full store can still be updated in place; a new or longer value past the budget is a 400, like the
+ * count caps (clients already branch on "limit reached" 400s; see docs/decisions.md).
+ */
+export function assertNoteBytesFit(check: ByteBudgetCheck): void {
+  const growth = check.newBytes - check.oldBytes;
+  if (growth <= 0 || check.storedBytes + growth <= check.budgetBytes) return;
+  throw new BadRequestError(
+    `note storage limit reached (note values may total ${check.budgetBytes} bytes across every namespace, ` +
+      `${check.storedBytes} are stored, and this write adds ${growth}): write a shorter value or overwrite ` +
+      `an existing note with one no longer than it. Notes idle for ${check.idleDays} days are reclaimed.`,
+  );
+}
+
 /**
  * The ownership-nonce rule (contract §10.4): the nonce must be strictly greater, as an integer, than
  * the room's counter in room-nonce; a counter that is not digits refuses everything (fail closed).

@@ -47,6 +47,16 @@ export class NoteWriteModel {
     return this.notes.totalNotes + this.pendingDelta(() => true);
   }
 
+  /** UTF-8 bytes of every note value, counting what is pending (the note-byte budget asks). */
+  totalBytes(): number {
+    let delta = 0;
+    for (const note of this.pending.values()) {
+      const applied = this.notes.get(note.ns, note.key)?.bytes ?? 0;
+      delta += (note.state === null ? 0 : Buffer.byteLength(note.state.value, 'utf8')) - applied;
+    }
+    return this.notes.totalBytes + delta;
+  }
+
   hasPending(ns: string, key: string): boolean {
     return this.pending.has(id(ns, key));
   }
@@ -55,6 +65,11 @@ export class NoteWriteModel {
   record(event: NoteEvent, untilOffset: number): void {
     const state = nextNoteState(this.view(event.ns, event.key), event);
     this.pending.set(id(event.ns, event.key), { ns: event.ns, key: event.key, state, untilOffset });
+  }
+
+  /** An append from `offset` on was refused: forgets what it and later appends recorded (see RoomWriteModel). */
+  discardFrom(offset: number): void {
+    for (const [key, note] of this.pending) if (note.untilOffset >= offset) this.pending.delete(key);
   }
 
   /** Forgets pending state once the read model has applied everything up to `offset`. */

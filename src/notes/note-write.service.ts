@@ -6,11 +6,17 @@ import { assertName } from '../common/names';
 import { encodeEvent } from '../events/event-codec';
 import { EventLog } from '../log/event-log';
 import { EVENT_LOG } from '../log/log.tokens';
+import { ConflictRetry } from '../projections/conflict-retry';
 import { ProjectionRunner } from '../projections/projection-runner';
 import { NoteCaps, noteCaps } from './note-caps';
 import { NoteConditions } from './note-conditions';
 import { NoteEvent, NoteWritten } from './note-events';
-import { assertConditionsHold, assertNonceUnused, assertNoteCapacity } from './note-rules';
+import {
+  assertConditionsHold,
+  assertNonceUnused,
+  assertNoteBytesFit,
+  assertNoteCapacity,
+} from './note-rules';
 import { NoteWriteModel } from './note-write.model';
 import { ROOM_ALLOW, ROOM_NONCE } from './reserved-namespaces';
 
@@ -45,8 +51,8 @@ export interface ReclaimCandidate {
 
 /**
  * The one place note events are appended. `write` runs the write step of every note lane in the
- * contract's order — names (400) → ownership-nonce burn (403) → conditions (409) → capacity for a new
- * note (400) — against NoteWriteModel, and appends in the same synchronous step (no await before the
+ * contract's order — names (400) → ownership-nonce burn (403) → conditions (409) → note-byte budget
+ * for a new or longer value (400, issue 18) → capacity for a new note (400) — against NoteWriteModel, and appends in the same synchronous step (no await before the
  * append), which is what makes compare-and-set and the nonce burn atomic. A burn is appended even
  * when the write then fails its condition or capacity: burned nonces are never refunded (§10.4).
  * Callers run their gates synchronously right before calling, so those decisions are part of the step.
@@ -55,6 +61,7 @@ export interface ReclaimCandidate {
 export class NoteWriteService {
   private readonly caps: NoteCaps;
   private readonly idleDays: number;
+  private readonly noteBudgetBytes: number;
 
   constructor(
     @Inject(APP_CONFIG) config: AppConfig,
@@ -62,12 +69,31 @@ export class NoteWriteService {
     private readonly runner: ProjectionRunner,
     private readonly model: NoteWriteModel,
     private readonly clock: Clock,
+    private readonly retry: ConflictRetry,
   ) {
     this.caps = noteCaps(config);
     this.idleDays = Math.round(config.retentionSeconds / 86400);
+    this.noteBudgetBytes = config.noteBytesMb * 1024 * 1024;
   }
 
-  async write(command: NoteWriteCommand): Promise<NoteWriteAck> {
+  /**
+   * Decided again after a conflict with another node's write (ConflictRetry): conditions and nonce
+   * re-checked. Lanes pass a function that runs their gate and returns the command, so the gate is
+   * re-run too and stays in the same synchronous step as the append.
+   */
+  write(decide: NoteWriteCommand | (() => NoteWriteCommand)): Promise<NoteWriteAck> {
+    return this.retry.run(() => this.decideAndWrite(typeof decide === 'function' ? decide() : decide));
+  }
+
+  /**
+   * Reclaims the candidates still unchanged since the reaper looked (one batch); returns how many.
+   * A note written in between, or with a write in flight, is left alone.
+   */
+  reclaim(candidates: readonly ReclaimCandidate[]): Promise<number> {
+    return this.retry.run(() => this.reclaimOnce(candidates));
+  }
+
+  private async decideAndWrite(command: NoteWriteCommand): Promise<NoteWriteAck> {
     const { ns, key, value, signed } = command;
     assertName(ns);
     assertName(key);
@@ -98,11 +124,7 @@ export class NoteWriteService {
     };
   }
 
-  /**
-   * Reclaims the candidates still unchanged since the reaper looked (one batch); returns how many.
-   * A note written in between, or with a write in flight, is left alone.
-   */
-  async reclaim(candidates: readonly ReclaimCandidate[]): Promise<number> {
+  private async reclaimOnce(candidates: readonly ReclaimCandidate[]): Promise<number> {
     const at = this.clock.nowMicros();
     const events: NoteEvent[] = [];
     for (const { ns, key, lastWriteAt } of candidates) {
@@ -113,9 +135,16 @@ export class NoteWriteService {
     return events.length;
   }
 
-  private assertWritable({ ns, key, conditions }: NoteWriteCommand): void {
+  private assertWritable({ ns, key, value, conditions }: NoteWriteCommand): void {
     const current = this.model.view(ns, key);
     assertConditionsHold({ ns, key, conditions, current, idleDays: this.idleDays });
+    assertNoteBytesFit({
+      budgetBytes: this.noteBudgetBytes,
+      storedBytes: this.model.totalBytes(),
+      newBytes: Buffer.byteLength(value, 'utf8'),
+      oldBytes: current === null ? 0 : Buffer.byteLength(current.value, 'utf8'),
+      idleDays: this.idleDays,
+    });
     if (current !== null) return;
     assertNoteCapacity({
       ns,
@@ -127,10 +156,17 @@ export class NoteWriteService {
   }
 
   private async commit(events: readonly NoteEvent[]): Promise<void> {
+    this.runner.assertAccepting();
+    const first = this.log.head();
+    const last = first + events.length - 1;
     const appended = this.log.append(events.map(encodeEvent));
-    const last = this.log.head() - 1;
     for (const event of events) this.model.record(event, last);
-    await appended;
+    try {
+      await appended;
+    } catch (error) {
+      this.model.discardFrom(first);
+      throw error;
+    }
     await this.runner.whenApplied(last);
     for (const event of events) this.model.settle(event.ns, event.key, last);
   }

@@ -3,6 +3,7 @@ import { BadRequestError } from '../common/errors/bad-request.error';
 import { JsonObject } from '../http/body/json-object.parser';
 import { Query } from '../http/url/query-parser';
 import { assertSignature } from '../identity/signature-check';
+import { SignatureVerifier } from '../identity/signature-verifier.service';
 import { noteSigningPayload } from '../identity/signing-payload';
 import { NamespaceGate } from './namespace-gate';
 import { NoteConditions, parseBodyConditions, parseQueryConditions } from './note-conditions';
@@ -27,38 +28,46 @@ export class SignedNoteLaneService {
   constructor(
     private readonly gate: NamespaceGate,
     private readonly writer: NoteWriteService,
+    private readonly verifier: SignatureVerifier,
   ) {}
 
   /** GET /kv/{ns}/{key}/set-signed/{did}/{sig}/{nonce}/{value}. */
-  setSigned(
+  async setSigned(
     note: { ns: string; key: string; did: string; sig: string; nonce: string; rawValue: string },
     query: Query,
   ): Promise<NoteWriteAck> {
     const value = sweptNoteValue(note.rawValue);
     const signed = { ...note, value };
-    assertSignature(note, (nonceAsSent) => noteSigningPayload(note.ns, note.key, nonceAsSent, value));
-    const { firstClaim } = this.gate.admitSigned(note.ns, note.key, value, note.did);
-    return this.write(signed, parseQueryConditions(query), firstClaim);
+    await assertSignature(this.verifier, note, (nonceAsSent) =>
+      noteSigningPayload(note.ns, note.key, nonceAsSent, value),
+    );
+    // The query's conditions are read after the gate, as the reference orders this lane.
+    return this.write(signed, () => parseQueryConditions(query));
   }
 
   /** POST /kv/{ns}/{key} with a non-empty `did` (type-checked and trimmed), value already swept. */
-  post(ns: string, key: string, did: string, value: string, body: JsonObject): Promise<NoteWriteAck> {
+  async post(ns: string, key: string, did: string, value: string, body: JsonObject): Promise<NoteWriteAck> {
     const sig = trimmedString(body, 'sig');
     const nonce = trimmedString(body, 'nonce');
-    assertSignature({ did, sig, nonce }, (nonceAsSent) => noteSigningPayload(ns, key, nonceAsSent, value));
+    await assertSignature(this.verifier, { did, sig, nonce }, (nonceAsSent) =>
+      noteSigningPayload(ns, key, nonceAsSent, value),
+    );
     const conditions = parseBodyConditions(body);
-    const { firstClaim } = this.gate.admitSigned(ns, key, value, did);
-    return this.write({ ns, key, value, did, nonce }, conditions, firstClaim);
+    return this.write({ ns, key, value, did, nonce }, () => conditions);
   }
 
-  private write(note: SignedNote, conditions: NoteConditions, firstClaim: boolean): Promise<NoteWriteAck> {
-    return this.writer.write({
-      ns: note.ns,
-      key: note.key,
-      value: note.value,
-      conditions,
-      signed: { did: note.did, nonce: note.nonce },
-      resetAllowList: firstClaim,
+  /** Gate and write in one step, both re-run if another node's write lands first (see NoteWriteService). */
+  private write(note: SignedNote, conditions: () => NoteConditions): Promise<NoteWriteAck> {
+    return this.writer.write(() => {
+      const { firstClaim } = this.gate.admitSigned(note.ns, note.key, note.value, note.did);
+      return {
+        ns: note.ns,
+        key: note.key,
+        value: note.value,
+        conditions: conditions(),
+        signed: { did: note.did, nonce: note.nonce },
+        resetAllowList: firstClaim,
+      };
     });
   }
 }

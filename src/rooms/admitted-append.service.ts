@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DuplicateFilter, DuplicateReservation } from '../access/duplicate-filter';
 import { CreationCharge } from '../access/room-creation-budget';
+import { ConflictRetry } from '../projections/conflict-retry';
 import { GateRequest, RoomWriteGate } from './room-write-gate';
 import { AppendedMessage } from './room-write.service';
 
@@ -27,9 +28,18 @@ export class AdmittedAppendService {
   constructor(
     private readonly gate: RoomWriteGate,
     private readonly duplicates: DuplicateFilter,
+    private readonly retry: ConflictRetry,
   ) {}
 
-  async append(write: AdmittedWrite): Promise<AppendedMessage> {
+  /**
+   * After a conflict with another node's write (shared log) the whole spine runs again — gate
+   * included, so an owner claim or allow-list that landed through another node governs the retry.
+   */
+  append(write: AdmittedWrite): Promise<AppendedMessage> {
+    return this.retry.run(() => this.admitAndAppend(write));
+  }
+
+  private async admitAndAppend(write: AdmittedWrite): Promise<AppendedMessage> {
     const charge: CreationCharge = this.gate.admit(write.gate);
     let reservation: DuplicateReservation | undefined;
     try {

@@ -31,6 +31,6 @@ export class RoomWriteGate {
     assertRoomAcceptsWrite(request.room, request.signer !== null);
     this.ownership.assertAdmits(request.room, request.signer);
     if (!this.writer.wouldCreate(request.room)) return NOTHING_CHARGED;
-    return this.creations.charge(request.client, request.room);
+    return this.creations.charge(request.client, request.room, this.writer.freeRooms());
   }
 }

@@ -80,6 +80,18 @@ export class RoomWriteModel {
     });
   }
 
+  /**
+   * An append from `offset` on was refused (another node wrote first, or the log failed): forgets
+   * the pending state it and any later append of this node recorded, so the next decision reads the
+   * read model again. Later appends were chained on it by the log and are refused too.
+   */
+  discardFrom(offset: number): void {
+    for (const [room, state] of this.pending) if (state.untilOffset >= offset) this.pending.delete(room);
+    for (const [key, spent] of this.pendingNonces) {
+      if (spent.untilOffset >= offset) this.pendingNonces.delete(key);
+    }
+  }
+
   /** Forgets pending state once the read model has applied everything up to `offset`. */
   settle(room: string, offset: number): void {
     const pending = this.pending.get(room);

@@ -6,6 +6,7 @@ import { RoomEvent } from '../events/chat-event';
 import { encodeEvent } from '../events/event-codec';
 import { EventLog } from '../log/event-log';
 import { EVENT_LOG } from '../log/log.tokens';
+import { ConflictRetry } from '../projections/conflict-retry';
 import { ProjectionRunner } from '../projections/projection-runner';
 import { assertRoomCapacity } from './room-capacity';
 import { assertFreshNonce, decideAppend, EVENTS_ROOM, MessageSignature } from './room-rules';
@@ -47,6 +48,7 @@ export class RoomWriteService {
     private readonly writeModel: RoomWriteModel,
     private readonly rooms: RoomsProjection,
     private readonly clock: Clock,
+    private readonly retry: ConflictRetry,
   ) {}
 
   /** Whether a write to `room` would create it (the creation budget asks before deciding). */
@@ -54,6 +56,20 @@ export class RoomWriteService {
     return !this.writeModel.view(room).exists;
   }
 
+  /** Rooms that can still be created under CHAT_MAX_ROOMS (the creation fair share asks). */
+  freeRooms(): number {
+    return Math.max(0, this.config.maxRooms - this.writeModel.roomCount());
+  }
+
+  /** Reaps an idle room unless it was written since the reaper looked (then nothing happens). */
+  reap(room: string, lastSeq: number): Promise<boolean> {
+    return this.retry.run(() => this.reapOnce(room, lastSeq));
+  }
+
+  /**
+   * One decision and append. A conflict with another node's write (shared log) rejects with
+   * ExpectedHeadMismatchError; AdmittedAppendService decides the whole lane again (ConflictRetry).
+   */
   async append(message: AppendMessage): Promise<AppendedMessage> {
     const target = this.writeModel.view(message.room);
     if (!target.exists)
@@ -79,8 +95,7 @@ export class RoomWriteService {
     };
   }
 
-  /** Reaps an idle room unless it was written since the reaper looked (then nothing happens). */
-  async reap(room: string, lastSeq: number): Promise<boolean> {
+  private async reapOnce(room: string, lastSeq: number): Promise<boolean> {
     const state = this.writeModel.view(room);
     if (!state.exists || state.head !== lastSeq || this.writeModel.hasPending(room)) return false;
     await this.commit([{ type: 'room.reaped', room, lastSeq, at: this.clock.nowMicros() }]);
@@ -88,15 +103,22 @@ export class RoomWriteService {
   }
 
   private async commit(events: readonly RoomEvent[], spent?: SpentNonce): Promise<void> {
+    this.runner.assertAccepting();
+    const first = this.log.head();
+    const last = first + events.length - 1;
     const appended = this.log.append(events.map(encodeEvent));
-    const last = this.log.head() - 1;
     if (spent) this.writeModel.recordNonce(spent.room, spent.did, spent.nonce, last);
     const touched = new Set<string>();
     for (const event of events) {
       this.writeModel.record(event.room, nextWriteState(this.writeModel.view(event.room), event), last);
       touched.add(event.room);
     }
-    await appended;
+    try {
+      await appended;
+    } catch (error) {
+      this.writeModel.discardFrom(first);
+      throw error;
+    }
     await this.runner.whenApplied(last);
     for (const room of touched) this.writeModel.settle(room, last);
     if (spent) this.writeModel.settleNonce(spent.room, spent.did, last);

@@ -78,6 +78,7 @@ export class RoomsController {
 
   private written(res: FastifyReply, req: FastifyRequest, appended: AppendedMessage): void {
     const json = (req.query as Query).format === 'json';
-    this.presenter.written(res, this.reader.afterWrite(appended.room), appended.record, json);
+    const { room, record } = appended;
+    this.presenter.written(res, room, () => this.reader.afterWrite(room), record, json);
   }
 }

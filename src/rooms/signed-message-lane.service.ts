@@ -3,6 +3,7 @@ import { BadRequestError } from '../common/errors/bad-request.error';
 import { JsonObject } from '../http/body/json-object.parser';
 import { nonceDigits } from '../identity/nonce';
 import { assertSignature } from '../identity/signature-check';
+import { SignatureVerifier } from '../identity/signature-verifier.service';
 import { messageSigningPayload } from '../identity/signing-payload';
 import { AdmittedAppendService } from './admitted-append.service';
 import { sweptMessageText } from './room-rules';
@@ -18,6 +19,7 @@ export class SignedMessageLaneService {
   constructor(
     private readonly writer: RoomWriteService,
     private readonly admitted: AdmittedAppendService,
+    private readonly verifier: SignatureVerifier,
   ) {}
 
   /** GET /r/{room}/say-signed/{did}/{sig}/{nonce}/{text}. */
@@ -47,13 +49,15 @@ export class SignedMessageLaneService {
     return this.append(client, room, { did, sig, nonce }, text);
   }
 
-  private append(
+  private async append(
     client: string,
     room: string,
     signed: { did: string; sig: string; nonce: string },
     text: string,
   ): Promise<AppendedMessage> {
-    assertSignature(signed, (nonceAsSent) => messageSigningPayload(room, nonceAsSent, text));
+    await assertSignature(this.verifier, signed, (nonceAsSent) =>
+      messageSigningPayload(room, nonceAsSent, text),
+    );
     return this.admitted.append({
       gate: { room, signer: signed.did, client },
       dupeText: text,

@@ -107,6 +107,7 @@ describe('published limits: agent.json and /config follow the running configurat
       max_rooms: 20480,
       max_notes_per_ns: 20480,
       max_notes_total: 655360,
+      note_bytes_mb: 64,
       max_wait: 2.5,
       max_waiters_total: 64,
       max_waiters_per_ip: 4,

@@ -34,6 +34,10 @@ function readRawBody(request: FastifyRequest, reply: FastifyReply): Promise<Buff
   }
   const stream = request.body;
   if (!(stream instanceof Readable)) return Promise.resolve(Buffer.alloc(0));
+  // Every check before the body has passed: now the client may send it (see installHttpHooks).
+  if (/^100-continue$/i.test(request.headers.expect ?? '') && !reply.raw.headersSent) {
+    reply.raw.writeContinue();
+  }
   const deadlineSeconds = (request.raw as Tagged)[DEADLINE] ?? BODY_DEADLINE_SECONDS;
   const remainingMs = deadlineSeconds * 1000 - reply.elapsedTime;
   return new Promise<Buffer>((resolve, reject) => {

@@ -3,6 +3,7 @@ import { abbreviateDid, isDidKey } from '../../identity/did-key';
 import { RoomView } from '../../rooms/model/room-view';
 import { StoredRecord } from '../../rooms/model/stored-record';
 import { UNTRUSTED_BANNER } from './banner';
+import { linesToUtf8 } from './lines-to-utf8';
 import { formatG } from './py-format';
 
 /** `<who>`: a verified-looking did:key as `z6Mk…abcd`, anything else as `~nick` (contract §7.4). */
@@ -29,6 +30,15 @@ function sayTemplate(room: string): string {
 
 /** Trailing `# ` lines (wait note, budget) are passed in already worded. */
 export function renderRoomText(view: RoomView, footers: readonly string[] = []): string {
+  return `${roomTextLines(view, footers).join('\n')}\n`;
+}
+
+/** renderRoomText as the UTF-8 bytes a reply sends (the same bytes, built without the joined string). */
+export function renderRoomTextBytes(view: RoomView, footers: readonly string[] = []): Buffer {
+  return linesToUtf8(roomTextLines(view, footers));
+}
+
+function roomTextLines(view: RoomView, footers: readonly string[]): string[] {
   const first = view.firstSeq === null ? 'None' : String(view.firstSeq);
   const lines = [
     `# room ${view.room}  messages ${view.records.length}  range ${first}..${view.lastSeq}`,
@@ -40,7 +50,7 @@ export function renderRoomText(view: RoomView, footers: readonly string[] = []):
   lines.push('', `next: /r/${view.room}?since=${view.lastSeq}`, `say:  ${sayTemplate(view.room)}`);
   if (view.waitHeld === false) lines.push(waitNotHeldLine(view.waitSeconds ?? 0, view.waitCause ?? ''));
   lines.push(...footers);
-  return `${lines.join('\n')}\n`;
+  return lines;
 }
 
 /** The `# wait: not held` note (contract §7.4): the reply is immediate, sleep before retrying. */

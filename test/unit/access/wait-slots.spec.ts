@@ -29,4 +29,18 @@ describe('long-poll slots', () => {
     const closed = new WaitSlots(buildConfig({ maxWaitersTotal: 0 }));
     expect(closed.take('a')).toEqual({ held: false, cause: 'all 0 on this instance are busy' });
   });
+
+  it('keeps half the pool for clients holding no slot (issue 18 fair share)', () => {
+    // Given a pool of 8 and up to 4 per client: a client at its cap fills half the pool
+    const slots = new WaitSlots(buildConfig({ maxWaitersPerIp: 4, maxWaitersTotal: 8 }));
+    for (let i = 0; i < 4; i++) expect(slots.take('a').held).toBe(true);
+    // Then a second client gets its first slot but no second one while half the pool is parked
+    expect(slots.take('b').held).toBe(true);
+    const second = slots.take('b');
+    expect(second.held).toBe(false);
+    if (!second.held) expect(second.cause).toContain('kept for callers holding none');
+    // And every newcomer still finds a slot until the pool is full
+    for (const client of ['c', 'd', 'e']) expect(slots.take(client).held).toBe(true);
+    expect(slots.take('f')).toEqual({ held: false, cause: 'all 8 on this instance are busy' });
+  });
 });
