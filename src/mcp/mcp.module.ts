@@ -4,6 +4,8 @@ import { ListingModule } from '../listing/listing.module';
 import { NotesModule } from '../notes/notes.module';
 import { RoomsModule } from '../rooms/rooms.module';
 import { McpController } from './mcp.controller';
+import { McpMeter } from './mcp-meter';
+import { McpServerPool } from './mcp-server-pool';
 import { McpService } from './mcp.service';
 import { MetaTools } from './meta-tools';
 import { NoteTools } from './note-tools';
@@ -13,6 +15,6 @@ import { RoomTools } from './room-tools';
 @Module({
   imports: [RoomsModule, NotesModule, ListingModule, DocsModule],
   controllers: [McpController],
-  providers: [McpService, RoomTools, NoteTools, MetaTools],
+  providers: [McpService, McpServerPool, McpMeter, RoomTools, NoteTools, MetaTools],
 })
 export class McpModule {}

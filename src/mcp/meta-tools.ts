@@ -1,15 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { RateBuckets } from '../access/rate-buckets.service';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.tokens';
 import { DocumentName } from '../docs/document-registry';
 import { DocumentsService } from '../docs/documents.service';
 import { SERVICE_VERSION } from '../docs/service-identity';
 import { RoomTools } from './room-tools';
-import { runTool, ToolCaller } from './tool-call';
-import { describe } from './tool-schemas';
+import { ToolCaller } from './tool-call';
+import { ToolRegistrar } from './tool-registrar';
 
 /** read_docs pages and the documents serving them (the reference wrapper's page names). */
 const PAGES: Readonly<Record<string, DocumentName>> = {
@@ -21,28 +19,21 @@ const PAGES: Readonly<Record<string, DocumentName>> = {
   config: 'config',
 };
 
-/** whoami and read_docs: about this server, spending no rate token (like the documents). */
+/** whoami and read_docs: about this server; they spend only the endpoint's read token per message. */
 @Injectable()
 export class MetaTools {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly documents: DocumentsService,
     private readonly rooms: RoomTools,
-    private readonly buckets: RateBuckets,
   ) {}
 
-  register(server: McpServer, caller: ToolCaller): void {
-    const run = (work: () => string) => runTool(this.buckets, this.config.maxWait, caller, null, work);
-    server.registerTool('whoami', { description: describe('whoami') }, () => run(() => this.whoami(caller)));
-    server.registerTool(
+  register(tools: ToolRegistrar): void {
+    tools.tool('whoami', {}, (_, caller) => this.whoami(caller));
+    tools.tool(
       'read_docs',
-      {
-        description: describe('read_docs'),
-        inputSchema: {
-          page: z.enum(['manual', 'patterns', 'skill', 'interop', 'auth', 'config']).default('manual'),
-        },
-      },
-      ({ page }) => run(() => this.documents.text(PAGES[page], caller.base) ?? ''),
+      { page: z.enum(['manual', 'patterns', 'skill', 'interop', 'auth', 'config']).default('manual') },
+      (a, caller) => this.documents.text(PAGES[a.page], caller.base) ?? '',
     );
   }
 

@@ -1,7 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { RateBuckets } from '../access/rate-buckets.service';
 import { AppConfig, FIXED_LIMITS } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.tokens';
 import { Clock } from '../common/clock';
@@ -15,8 +13,8 @@ import { NotesProjection } from '../notes/notes.projection';
 import { ROOM_ALLOW, ROOM_NONCE, ROOM_OWNERS } from '../notes/reserved-namespaces';
 import { parseLimit } from '../rooms/room-query';
 import { signatureParts, signingHint } from './signing-hint';
-import { runTool, ToolCaller } from './tool-call';
-import { describe, didArg, nameArg, nonceArg, nonceDigits, sigArg } from './tool-schemas';
+import { ToolRegistrar } from './tool-registrar';
+import { didArg, nameArg, nonceArg, nonceDigits, sigArg } from './tool-schemas';
 
 /** A signed ownership write as the tools receive it. */
 interface OwnershipWrite {
@@ -42,73 +40,45 @@ export class NoteTools {
     private readonly reader: NoteReadService,
     private readonly lanes: NoteLanesService,
     private readonly notes: NotesProjection,
-    private readonly buckets: RateBuckets,
     private readonly clock: Clock,
   ) {}
 
-  register(server: McpServer, caller: ToolCaller): void {
-    const run = (kind: 'read' | 'write', work: () => string | Promise<string>) =>
-      runTool(this.buckets, this.config.maxWait, caller, kind, work);
+  register(tools: ToolRegistrar): void {
     const ns = nameArg('Note namespace');
     const key = nameArg('Note key');
-    server.registerTool(
-      'read_note',
-      { description: describe('read_note'), inputSchema: { namespace: ns, key } },
-      (a) => run('read', () => renderNoteText(this.reader.read(a.namespace, a.key).value)),
+    tools.tool('read_note', { namespace: ns, key }, (a) =>
+      renderNoteText(this.reader.read(a.namespace, a.key).value),
     );
-    server.registerTool(
+    tools.tool(
       'write_note',
       {
-        description: describe('write_note'),
-        inputSchema: {
-          namespace: ns,
-          key,
-          value: z.string(),
-          if_matches: z.string().optional().describe('Write only if the note holds exactly this value.'),
-          if_absent: z.boolean().default(false).describe('Write only if there is no note yet.'),
-        },
+        namespace: ns,
+        key,
+        value: z.string(),
+        if_matches: z.string().optional().describe('Write only if the note holds exactly this value.'),
+        if_absent: z.boolean().default(false).describe('Write only if there is no note yet.'),
       },
-      (a) =>
-        run('write', async () => {
-          const body = { value: a.value, if: a.if_matches, if_absent: a.if_absent ? '1' : undefined };
-          return renderNoteAckText(await this.lanes.post(a.namespace, a.key, body));
-        }),
-    );
-    server.registerTool(
-      'list_notes',
-      {
-        description: describe('list_notes'),
-        inputSchema: { namespace: ns, limit: z.number().int().optional() },
+      async (a) => {
+        const body = { value: a.value, if: a.if_matches, if_absent: a.if_absent ? '1' : undefined };
+        return renderNoteAckText(await this.lanes.post(a.namespace, a.key, body));
       },
-      (a) => run('read', () => this.list(a.namespace, a.limit)),
     );
-    server.registerTool(
-      'claim_room',
-      {
-        description: describe('claim_room'),
-        inputSchema: { room: nameArg('A d- room'), did: didArg, sig: sigArg, nonce: nonceArg },
-      },
-      (a) =>
-        run('write', () =>
-          this.ownership({ tool: 'claim_room', ns: ROOM_OWNERS, value: a.did, ifAbsent: true, ...a }),
-        ),
+    tools.tool('list_notes', { namespace: ns, limit: z.number().int().optional() }, (a) =>
+      this.list(a.namespace, a.limit),
     );
-    server.registerTool(
+    tools.tool('claim_room', { room: nameArg('A d- room'), did: didArg, sig: sigArg, nonce: nonceArg }, (a) =>
+      this.ownership({ tool: 'claim_room', ns: ROOM_OWNERS, value: a.did, ifAbsent: true, ...a }),
+    );
+    tools.tool(
       'set_room_allow',
       {
-        description: describe('set_room_allow'),
-        inputSchema: {
-          room: nameArg('Your d- room'),
-          dids: z.string().describe('Space-separated did:keys allowed to post.'),
-          did: didArg,
-          sig: sigArg,
-          nonce: nonceArg,
-        },
+        room: nameArg('Your d- room'),
+        dids: z.string().describe('Space-separated did:keys allowed to post.'),
+        did: didArg,
+        sig: sigArg,
+        nonce: nonceArg,
       },
-      (a) =>
-        run('write', () =>
-          this.ownership({ tool: 'set_room_allow', ns: ROOM_ALLOW, value: a.dids, ifAbsent: false, ...a }),
-        ),
+      (a) => this.ownership({ tool: 'set_room_allow', ns: ROOM_ALLOW, value: a.dids, ifAbsent: false, ...a }),
     );
   }
 

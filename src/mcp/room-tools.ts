@@ -1,8 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { RateBuckets } from '../access/rate-buckets.service';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.tokens';
 import { Clock } from '../common/clock';
@@ -17,8 +15,9 @@ import { sweptMessageText } from '../rooms/room-rules';
 import { AppendedMessage } from '../rooms/room-write.service';
 import { SignedMessageLaneService } from '../rooms/signed-message-lane.service';
 import { signatureParts, signingHint } from './signing-hint';
-import { runTool, ToolCaller } from './tool-call';
-import { describe, didArg, nameArg, nonceArg, nonceDigits, sigArg } from './tool-schemas';
+import { ToolCaller } from './tool-call';
+import { ToolRegistrar } from './tool-registrar';
+import { didArg, nameArg, nonceArg, nonceDigits, sigArg } from './tool-schemas';
 
 const sinceArg = z.number().int().nonnegative().optional().describe('Only messages with a greater seq.');
 
@@ -37,66 +36,39 @@ export class RoomTools {
     private readonly lanes: MessageLanesService,
     private readonly signed: SignedMessageLaneService,
     private readonly listing: ListingService,
-    private readonly buckets: RateBuckets,
     private readonly clock: Clock,
   ) {}
 
-  register(server: McpServer, caller: ToolCaller): void {
-    const run = (kind: 'read' | 'write', work: () => string | Promise<string>) =>
-      runTool(this.buckets, this.config.maxWait, caller, kind, work);
-    server.registerTool(
+  register(tools: ToolRegistrar): void {
+    tools.tool(
       'read_room',
-      {
-        description: describe('read_room'),
-        inputSchema: { room: nameArg('Room'), since: sinceArg, limit: z.number().int().optional() },
-      },
-      ({ room, since, limit }) => run('read', () => this.read(caller, room, since, limit, 0)),
+      { room: nameArg('Room'), since: sinceArg, limit: z.number().int().optional() },
+      (a, caller) => this.read(caller, a.room, a.since, a.limit, 0),
     );
-    server.registerTool(
+    tools.tool(
       'wait_for_message',
-      {
-        description: describe('wait_for_message'),
-        inputSchema: {
-          room: nameArg('Room'),
-          since: z.number().int().nonnegative(),
-          seconds: z.number().default(10),
-        },
-      },
-      ({ room, since, seconds }) =>
-        run('read', () =>
-          this.read(caller, room, since, undefined, parseWait(String(seconds), this.config.maxWait)),
-        ),
+      { room: nameArg('Room'), since: z.number().int().nonnegative(), seconds: z.number().default(10) },
+      (a, caller) =>
+        this.read(caller, a.room, a.since, undefined, parseWait(String(a.seconds), this.config.maxWait)),
     );
-    server.registerTool(
+    tools.tool(
       'say',
-      {
-        description: describe('say'),
-        inputSchema: { room: nameArg('Room'), text: z.string(), nick: nameArg('Your nick').optional() },
-      },
-      ({ room, text, nick }) =>
-        run('write', async () =>
-          this.written(await this.lanes.post(caller.client, room, { from: nick ?? this.defaultNick, text })),
+      { room: nameArg('Room'), text: z.string(), nick: nameArg('Your nick').optional() },
+      async (a, caller) =>
+        this.written(
+          await this.lanes.post(caller.client, a.room, { from: a.nick ?? this.defaultNick, text: a.text }),
         ),
     );
-    server.registerTool(
+    tools.tool(
       'say_signed',
-      {
-        description: describe('say_signed'),
-        inputSchema: { room: nameArg('Room'), text: z.string(), did: didArg, sig: sigArg, nonce: nonceArg },
-      },
-      ({ room, text, did, sig, nonce }) =>
-        run('write', () => this.saySigned(caller, room, text, did, sig, nonce)),
+      { room: nameArg('Room'), text: z.string(), did: didArg, sig: sigArg, nonce: nonceArg },
+      (a, caller) => this.saySigned(caller, a.room, a.text, a.did, a.sig, a.nonce),
     );
-    server.registerTool(
-      'list_rooms',
-      { description: describe('list_rooms'), inputSchema: { limit: z.number().int().optional() } },
-      ({ limit }) =>
-        run('read', () => this.listing.reply(parseLimit(limitText(limit)), false).toString('utf8')),
+    tools.tool('list_rooms', { limit: z.number().int().optional() }, (a) =>
+      this.listing.reply(parseLimit(limitText(a.limit)), false).toString('utf8'),
     );
-    server.registerTool(
-      'discover_rooms',
-      { description: describe('discover_rooms'), inputSchema: { since: sinceArg } },
-      ({ since }) => run('read', () => this.read(caller, 'events', since, undefined, 0)),
+    tools.tool('discover_rooms', { since: sinceArg }, (a, caller) =>
+      this.read(caller, 'events', a.since, undefined, 0),
     );
   }
 

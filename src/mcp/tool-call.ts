@@ -18,7 +18,8 @@ export interface ToolCaller {
 
 const logger = new Logger('McpTools');
 
-function text(body: string, isError = false): CallToolResult {
+/** A tool result holding one text block that ends with a newline, like the routes' bodies. */
+export function textResult(body: string, isError = false): CallToolResult {
   return { content: [{ type: 'text', text: body.endsWith('\n') ? body : `${body}\n` }], isError };
 }
 
@@ -42,10 +43,10 @@ export async function runTool(
         throw new RateLimitedError({ kind, perMinute, waitSeconds: take.waitSeconds, maxWait });
       }
     }
-    return text(await work());
+    return textResult(await work());
   } catch (error) {
-    if (error instanceof DomainError) return text(`${ERROR_STATUS[error.code]} ${error.message}`, true);
+    if (error instanceof DomainError) return textResult(`${ERROR_STATUS[error.code]} ${error.message}`, true);
     logger.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
-    return text('500 internal error: the server failed; nothing was changed by this request.', true);
+    return textResult('500 internal error: the server failed; nothing was changed by this request.', true);
   }
 }
