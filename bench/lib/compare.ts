@@ -77,6 +77,7 @@ export async function compare(c: Comparison, options: BenchOptions): Promise<Row
     met &&= s.rps >= c.goalRps;
   }
   const errors = s.errors > 0 ? `${s.errors} non-2xx/errors` : undefined;
+  const notes = [cpuCostNote(s, b), errors].filter((note) => note !== undefined);
   return [
     { scenario: c.scenario, target: 'baseline', ...b },
     {
@@ -86,7 +87,25 @@ export async function compare(c: Comparison, options: BenchOptions): Promise<Row
       ratio,
       goal: goals.join(', ') || undefined,
       met: goals.length ? met : undefined,
-      note: errors,
+      note: notes.join('; ') || undefined,
     },
   ];
+}
+
+/** Server CPU per successful request, in µs. */
+function cpuMicrosPerRequest(m: Measured): number {
+  return (m.cpu * 1e6) / m.rps;
+}
+
+/**
+ * The CPU each request costs both servers, and baseline ÷ service: what the throughput ratio would
+ * be if both were CPU-bound on a machine of their own. On a shared, busy machine req/s swing with the
+ * neighbours' load (both servers then idle part of the time), while CPU per request barely moves, so
+ * this is the steadier figure to compare runs by.
+ */
+function cpuCostNote(service: Measured, baseline: Measured): string | undefined {
+  if (!(service.rps > 0 && baseline.rps > 0 && service.cpu > 0 && baseline.cpu > 0)) return undefined;
+  const s = cpuMicrosPerRequest(service);
+  const b = cpuMicrosPerRequest(baseline);
+  return `CPU/req ${s.toFixed(1)} µs vs ${b.toFixed(1)} µs: cost ratio ${(b / s).toFixed(2)}`;
 }

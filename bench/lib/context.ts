@@ -11,6 +11,7 @@ export const BENCH_ENV: Record<string, string> = {
   CHAT_MAX_WAITERS_TOTAL: '20000',
   CHAT_MAX_WAITERS_PER_IP: '20000',
   CHAT_MAX_ROOMS: '20000',
+  CHAT_MAX_CONNECTIONS_PER_CLIENT: '100000', // the long-poll scenario holds 5,000 sockets from one address
   CHAT_LOG_LEVEL: 'info', // the harness waits for the 'listening on' line
 };
 

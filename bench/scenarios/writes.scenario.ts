@@ -16,7 +16,7 @@ function unique(
 /**
  * (3) Durable unsigned writes with the default fsync policy (acknowledged after the fsync that covers
  * them): POST and GET say across 1,000 rooms, and POST into one hot room, against a bare-Fastify POST
- * that parses the same JSON body. Goals: ≥ 10,000 writes/s and ≥ 25 % of the baseline.
+ * that parses the same JSON body. Goals: ≥ 10,000 writes/s and ≥ 30 % of the baseline (one hot room: 25 %).
  */
 export const writesScenario: Scenario = {
   name: 'writes',
@@ -28,7 +28,8 @@ export const writesScenario: Scenario = {
         body: BODY,
         headers: { 'content-type': 'application/json' },
       };
-      const cases: Array<[string, Array<Record<string, unknown>>]> = [
+      // [scenario, requests, goal ratio]: issue 15 asks ≥ 0.30 across 1,000 rooms, ≥ 0.25 for one hot room.
+      const cases: Array<[string, Array<Record<string, unknown>>, number]> = [
         [
           'POST write, 1,000 rooms',
           unique((n) => ({
@@ -36,6 +37,7 @@ export const writesScenario: Scenario = {
             path: `/r/w${n % 1000}`,
             body: JSON.stringify({ from: 'bench', text: `${TEXT} ${n}` }),
           })),
+          0.3,
         ],
         [
           'GET say, 1,000 rooms',
@@ -43,6 +45,7 @@ export const writesScenario: Scenario = {
             method: 'GET',
             path: `/r/s${n % 1000}/say/bench/${encodeURIComponent(`${TEXT} ${n}`)}`,
           })),
+          0.3,
         ],
         [
           'POST write, one hot room',
@@ -51,10 +54,11 @@ export const writesScenario: Scenario = {
             path: '/r/hot',
             body: JSON.stringify({ from: 'bench', text: `${TEXT} ${n}` }),
           })),
+          0.25,
         ],
       ];
       const rows: Row[] = [];
-      for (const [scenario, requests] of cases) {
+      for (const [scenario, requests, goalRatio] of cases) {
         rows.push(
           ...(await compare(
             {
@@ -68,7 +72,7 @@ export const writesScenario: Scenario = {
                 },
               },
               baseline: { server: baseline, load: baselineLoad },
-              goalRatio: 0.25,
+              goalRatio,
               goalRps: 10_000,
               connections: 64,
             },

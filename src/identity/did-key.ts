@@ -21,8 +21,23 @@ const ED25519_PUB = [0xed, 0x01] as const;
  */
 export const DID_KEY_PATTERN = /^did:key:z6Mk[1-9A-HJ-NP-Za-km-z]{44}$/;
 
+/**
+ * Signers reuse their keys on every signed write, and the base58 decode is bigint arithmetic (a few
+ * µs), so accepted keys are memoised (refusals are not: they must keep throwing the same error). Bounded like the memo below, so a client minting keys costs evictions only.
+ */
+const PARSED_KEY_MEMO_CAPACITY = 1024;
+const parsedKeyMemo = new BoundedLru<string, Uint8Array>(PARSED_KEY_MEMO_CAPACITY);
+
 /** The 32-byte Ed25519 public key of a did:key; throws BadDidKeyError with the reference's text. */
 export function parseDidKey(did: string): Uint8Array {
+  const known = typeof did === 'string' ? parsedKeyMemo.get(did) : undefined;
+  if (known !== undefined) return known.slice(); // a copy: callers own what they get
+  const publicKey = decodeDidKey(did);
+  parsedKeyMemo.set(did, publicKey.slice());
+  return publicKey;
+}
+
+function decodeDidKey(did: string): Uint8Array {
   if (typeof did !== 'string' || !did.startsWith(PREFIX)) {
     throw new BadDidKeyError(`bad did:key: expected ${PREFIX}z6Mk...`);
   }

@@ -21,6 +21,15 @@ describe('parseDidKey', () => {
     expect(didKeyFromPublicKey(publicKey)).toBe(SPEC_DID);
   });
 
+  it('answers a repeated key from its memo with a fresh copy, and keeps refusing a bad one', () => {
+    const first = parseDidKey(SPEC_DID);
+    first.fill(0); // a caller scribbling on its copy must not reach the next caller
+    expect(didKeyFromPublicKey(parseDidKey(SPEC_DID))).toBe(SPEC_DID);
+    const bad = `${SPEC_DID.slice(0, -1)}0`; // '0' is not a base58 digit
+    expect(() => parseDidKey(bad)).toThrow(/bad did:key/);
+    expect(() => parseDidKey(bad)).toThrow(/bad did:key/);
+  });
+
   it('round-trips a known key', () => {
     const did = didKeyFromPublicKey(fromHex(RFC8032_TEST1_KEY));
     expect(did).toMatch(DID_KEY_PATTERN);

@@ -17,7 +17,9 @@ function verifies(signature: string, payload: string): boolean {
 
 describe('keygen CLI', () => {
   it('prints a seed that recreates the printed did:key', () => {
-    const [seed, did, rest] = keygenCommand().split('\n');
+    const [seedLine, didLine, rest] = keygenCommand().split('\n');
+    const seed = seedLine.replace(/^seed: /, '');
+    const did = didLine.replace(/^did: {2}/, '');
     expect(seed).toMatch(/^[0-9a-f]{64}$/);
     expect(signingKeyFromSeed(seed).did).toBe(did);
     expect(rest).toBe('');
