@@ -5,24 +5,51 @@ import { APP_CONFIG } from '../config/config.tokens';
 import { EventLog } from './event-log';
 import { SegmentedEventLog } from './file/segmented-event-log';
 import { EVENT_LOG } from './log.tokens';
+import { JetStreamEventLog } from './nats/jetstream-event-log';
+import { natsLogOptionsFrom } from './nats/nats-log.config';
+import { ServiceMetrics } from '../metrics/service-metrics';
+import { CommitObserver } from './file/commit-observer';
 
 /** Opens the event log backend (recovering its tail) before anything that reads or writes it starts. */
-async function openLog(config: AppConfig): Promise<EventLog> {
+async function openLog(config: AppConfig, metrics: ServiceMetrics): Promise<EventLog> {
   const logger = new Logger('EventLog');
-  const log = new SegmentedEventLog({
-    dir: join(config.root, 'log'),
-    segmentBytes: config.logSegmentBytes,
-    fsync: config.fsync,
-    fsyncIntervalMs: config.fsyncIntervalMs,
-    logger: { log: (m: string) => logger.log(m), warn: (m: string) => logger.warn(m) },
-  });
+  const sink = { log: (m: string) => logger.log(m), warn: (m: string) => logger.warn(m) };
+  const log: EventLog =
+    config.logBackend === 'nats'
+      ? new JetStreamEventLog(natsLogOptionsFrom(config, sink))
+      : fileLog(config, sink, commitTimings(metrics));
   await log.open();
   return log;
 }
 
+function commitTimings(metrics: ServiceMetrics): CommitObserver {
+  return {
+    batchWritten: (records, seconds) => {
+      metrics.batchRecords.observe(records);
+      metrics.logWriteSeconds.observe(seconds);
+    },
+    synced: (seconds) => metrics.logSyncSeconds.observe(seconds),
+  };
+}
+
+function fileLog(
+  config: AppConfig,
+  logger: { log(m: string): void; warn(m: string): void },
+  observer: CommitObserver,
+): EventLog {
+  return new SegmentedEventLog({
+    dir: join(config.root, 'log'),
+    segmentBytes: config.logSegmentBytes,
+    fsync: config.fsync,
+    fsyncIntervalMs: config.fsyncIntervalMs,
+    logger,
+    observer,
+  });
+}
+
 @Global()
 @Module({
-  providers: [{ provide: EVENT_LOG, inject: [APP_CONFIG], useFactory: openLog }],
+  providers: [{ provide: EVENT_LOG, inject: [APP_CONFIG, ServiceMetrics], useFactory: openLog }],
   exports: [EVENT_LOG],
 })
 export class LogModule {}

@@ -1,5 +1,6 @@
 import {
   Global,
+  Logger,
   Inject,
   Module,
   OnApplicationBootstrap,
@@ -20,8 +21,10 @@ import { ChangeNotifier } from './change-notifier';
 import { CheckpointRecovery } from './checkpoint-recovery';
 import { CheckpointStore } from './checkpoint-store';
 import { CheckpointService } from './checkpoint.service';
+import { ConflictRetry } from './conflict-retry';
 import { PROJECTIONS } from './projection';
 import { ProjectionRunner } from './projection-runner';
+import { ServiceHealth } from './service-health';
 
 /**
  * Read models and their upkeep: every projection, the runner that feeds them from the log, the
@@ -59,8 +62,12 @@ import { ProjectionRunner } from './projection-runner';
     CheckpointRecovery,
     ProjectionRunner,
     CheckpointService,
+    ServiceHealth,
+    ConflictRetry,
   ],
   exports: [
+    ConflictRetry,
+    ServiceHealth,
     RingFileStore,
     TailCache,
     RoomsProjection,
@@ -75,6 +82,7 @@ export class ProjectionsModule
   implements OnApplicationBootstrap, BeforeApplicationShutdown, OnApplicationShutdown
 {
   private timer: NodeJS.Timeout | null = null;
+  private readonly logger = new Logger('Shutdown');
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -87,7 +95,7 @@ export class ProjectionsModule
 
   async onApplicationBootstrap(): Promise<void> {
     await this.runner.start();
-    this.timer = setInterval(() => void this.checkpoints.take(), this.config.checkpointSeconds * 1000);
+    this.timer = setInterval(() => this.checkpoints.takeScheduled(), this.config.checkpointSeconds * 1000);
     this.timer.unref();
   }
 
@@ -96,12 +104,29 @@ export class ProjectionsModule
     this.notifier.releaseAll();
   }
 
-  /** After the server stopped taking requests: checkpoint, then close the log (flush + fsync). */
+  /**
+   * After the server stopped taking requests: checkpoint, then close the log (flush + fsync), and say
+   * so in one line. A failed final checkpoint does not stop the log from closing: the next start
+   * replays from the previous checkpoint instead.
+   */
   async onApplicationShutdown(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
+    this.checkpoints.stopRetrying();
     this.runner.stop();
-    await this.checkpoints.take();
-    await this.log.close();
-    this.files.close();
+    let checkpointNote = '';
+    try {
+      await this.checkpoints.take();
+    } catch (error) {
+      checkpointNote = ` (final checkpoint failed: ${(error as Error).message})`;
+    }
+    try {
+      await this.log.close();
+    } finally {
+      this.files.close();
+      this.logger.log(
+        `stopped: event log flushed and synced through offset ${this.log.committedHead()}, ring files ` +
+          `synced, last checkpoint at offset ${this.checkpoints.lastCheckpointOffset}${checkpointNote}`,
+      );
+    }
   }
 }

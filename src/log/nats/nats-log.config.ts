@@ -1,0 +1,24 @@
+import { AppConfig } from '../../config/app-config';
+import { NatsLogOptions } from './nats-log.options';
+
+/** The JetStream backend's options from the validated configuration (CHAT_NATS_*). */
+export function natsLogOptionsFrom(config: AppConfig, logger: NatsLogOptions['logger']): NatsLogOptions {
+  return {
+    servers: config.natsUrl
+      .split(',')
+      .map((url) => url.trim())
+      .filter((url) => url !== ''),
+    stream: config.natsStream,
+    replicas: config.natsReplicas,
+    maxBytes: config.natsMaxBytes,
+    duplicateWindowSeconds: config.natsDuplicateWindowSeconds,
+    timeoutMs: config.natsTimeoutMs,
+    credentials: {
+      user: config.natsUser || undefined,
+      password: config.natsPassword || undefined,
+      token: config.natsToken || undefined,
+      credsFile: config.natsCreds || undefined,
+    },
+    logger,
+  };
+}

@@ -1,0 +1,35 @@
+/** Who the JetStream backend talks to and how the stream must look (from CHAT_NATS_*). */
+export interface NatsLogOptions {
+  /** NATS servers, tried in turn (CHAT_NATS_URL, comma-separated). */
+  readonly servers: readonly string[];
+  /** Stream name (CHAT_NATS_STREAM); its subjects are `chat.<stream>.>`. */
+  readonly stream: string;
+  /** Replicas the stream must have (CHAT_NATS_REPLICAS): 1 on one server, 3 on a cluster. */
+  readonly replicas: number;
+  /** Stream byte limit (CHAT_NATS_MAX_BYTES, -1 = none); full means writes are refused, never history dropped. */
+  readonly maxBytes: number;
+  /** Nats-Msg-Id de-duplication window in seconds (CHAT_NATS_DUPLICATE_WINDOW_SECONDS). */
+  readonly duplicateWindowSeconds: number;
+  /** Deadline of one publish acknowledgement and of connecting (CHAT_NATS_TIMEOUT_MS). */
+  readonly timeoutMs: number;
+  readonly credentials?: NatsCredentials;
+  readonly logger?: { log(message: string): void; warn(message: string): void };
+}
+
+/** At most one way to authenticate; all absent means no authentication. */
+export interface NatsCredentials {
+  readonly user?: string;
+  readonly password?: string;
+  readonly token?: string;
+  /** Path of a `.creds` file (JWT + NKey seed). */
+  readonly credsFile?: string;
+}
+
+/** The subject every record is published on; the stream captures `chat.<stream>.>`. */
+export function logSubject(stream: string): string {
+  return `chat.${stream}.log`;
+}
+
+export function streamSubjects(stream: string): string[] {
+  return [`chat.${stream}.>`];
+}

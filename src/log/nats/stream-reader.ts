@@ -1,0 +1,36 @@
+import { DeliverPolicy, JetStreamClient } from '@nats-io/jetstream';
+import { LogRecord } from '../event-log';
+
+/** Stream sequences start at 1; log offsets at 0. */
+export const offsetOf = (seq: number): number => seq - 1;
+export const seqOf = (offset: number): number => offset + 1;
+
+/**
+ * Records [from, until) of the stream through a short-lived ordered consumer (start-up replay and the
+ * tools; the live path is the tail consumer). Stops at `until` and removes its consumer on the way out,
+ * including when the caller breaks early.
+ */
+export async function* readStream(
+  js: JetStreamClient,
+  stream: string,
+  from: number,
+  until: number,
+): AsyncGenerator<LogRecord> {
+  if (from >= until) return;
+  const consumer = await js.consumers.get(stream, {
+    deliver_policy: DeliverPolicy.StartSequence,
+    opt_start_seq: seqOf(from),
+  });
+  const messages = await consumer.consume();
+  try {
+    for await (const message of messages) {
+      const offset = offsetOf(message.seq);
+      if (offset >= until) break;
+      yield { offset, payload: Buffer.from(message.data) };
+      if (offset + 1 >= until) break;
+    }
+  } finally {
+    messages.stop();
+    await consumer.delete().catch(() => undefined);
+  }
+}

@@ -1,0 +1,149 @@
+import { ConsumerMessages, DeliverPolicy, JetStreamClient } from '@nats-io/jetstream';
+import { LogRecord } from '../event-log';
+import { offsetOf, seqOf } from './stream-reader';
+
+/**
+ * Follows the stream from a start offset with one ordered consumer and hands every record over in
+ * stream order, batched per turn of the event loop. Records from every node arrive here, this node's
+ * own included: this is how a node learns about writes made through the others.
+ *
+ * An ordered consumer recreates itself from the last sequence it delivered after a reconnect, so a
+ * NATS outage leaves neither a gap nor a duplicate; `deliver` still drops any offset it has seen.
+ * The client library does not always recover on its own, though: after a cluster server holding the
+ * consumer is killed it can sit silent for good (seen with nats-server 2.9 and @nats-io/jetstream 3).
+ * So the tail does not trust it: the log's watchdog (`takeProgress`, `restartIfBehind`) replaces a
+ * consumer that stayed silent while the stream holds records past it.
+ */
+export class StreamTail {
+  private messages: ConsumerMessages | undefined;
+  private reopening: Promise<void> | undefined;
+  private stopped = false;
+  private batch: LogRecord[] = [];
+  private scheduled = false;
+  private next: number;
+  /** Stream records after the last one delivered, as the server counted them then. */
+  private pending = 0;
+  /** Whether anything arrived since the last stall check. */
+  private progressed = false;
+
+  constructor(
+    from: number,
+    private readonly js: JetStreamClient,
+    private readonly stream: string,
+    private readonly deliver: (records: readonly LogRecord[]) => void,
+    private readonly warn: (message: string) => void,
+  ) {
+    this.next = from;
+  }
+
+  /** Opens the consumer; a failure here is a start-up failure. */
+  async start(): Promise<void> {
+    await this.open();
+  }
+
+  /** The next offset this tail needs. */
+  get position(): number {
+    return this.next;
+  }
+
+  /** Records the stream holds that have not reached `deliver` yet. */
+  get backlog(): number {
+    return this.pending + this.batch.length;
+  }
+
+  /** Whether anything arrived since the previous call: a tail that progressed is alive. */
+  takeProgress(): boolean {
+    const progressed = this.progressed;
+    this.progressed = false;
+    return progressed;
+  }
+
+  /**
+   * The watchdog's verdict after a silent interval (`takeProgress` false): `streamNext` is the offset
+   * the stream's next record will get. A silent consumer while the stream holds records this tail has
+   * not delivered is stuck: replace it with a new one starting at the next offset needed.
+   * Returns whether it did.
+   */
+  restartIfBehind(streamNext: number): boolean {
+    if (this.stopped || this.progressed || streamNext <= this.next || this.reopening) return false;
+    this.warn(`stream tail stalled at offset ${this.next} (stream head ${streamNext}); reopening it`);
+    void this.reopen();
+    return true;
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.messages?.stop();
+    this.messages = undefined;
+  }
+
+  private async open(): Promise<void> {
+    const consumer = await this.js.consumers.get(this.stream, {
+      deliver_policy: DeliverPolicy.StartSequence,
+      opt_start_seq: seqOf(this.next),
+    });
+    // Pull requests expire after 5 s (heartbeats every 2.5 s): losing the server that holds this
+    // consumer is noticed in seconds, not the default 30 s.
+    const messages = await consumer.consume({ expires: 5000 });
+    if (this.stopped) {
+      messages.stop();
+      return;
+    }
+    this.messages = messages;
+    void this.follow(messages);
+  }
+
+  /**
+   * Replaces the consumer, once at a time whoever asks (the watchdog, or `follow` when the library
+   * gave up): every 500 ms until it succeeds, because a node must not stop following.
+   */
+  private reopen(): Promise<void> {
+    this.reopening ??= (async () => {
+      const old = this.messages;
+      this.messages = undefined;
+      old?.stop();
+      while (!this.stopped) {
+        try {
+          await this.open();
+          this.warn(`stream tail reopened at offset ${this.next}`);
+          return;
+        } catch (error) {
+          this.warn(`stream tail cannot reopen yet: ${(error as Error).message}`);
+          await new Promise((resolve) => setTimeout(resolve, 500));
+        }
+      }
+    })().finally(() => (this.reopening = undefined));
+    return this.reopening;
+  }
+
+  /** Delivers until this consumer is stopped or replaced; reopens when the library gives up on it. */
+  private async follow(messages: ConsumerMessages): Promise<void> {
+    try {
+      for await (const message of messages) {
+        // A replaced consumer may still hand over what it had buffered; only the current one counts,
+        // or a late record from the old one could skip `next` past records the new one is sending.
+        if (this.messages !== messages) return;
+        this.pending = message.info.pending;
+        this.take(offsetOf(message.seq), message.data);
+      }
+    } catch (error) {
+      this.warn(`stream tail interrupted: ${(error as Error).message}`);
+    }
+    if (this.messages === messages && !this.stopped) void this.reopen();
+  }
+
+  private take(offset: number, data: Uint8Array): void {
+    this.progressed = true;
+    if (offset < this.next) return;
+    this.next = offset + 1;
+    this.batch.push({ offset, payload: Buffer.from(data) });
+    if (this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      const records = this.batch;
+      this.batch = [];
+      this.scheduled = false;
+      this.deliver(records);
+    });
+  }
+}

@@ -1,0 +1,35 @@
+import { jetstreamManager } from '@nats-io/jetstream';
+import { connect } from '@nats-io/transport-node';
+import { randomBytes } from 'node:crypto';
+import { NatsLogOptions } from '../../src/log/nats/nats-log.options';
+
+/** The shared nats-server of the machine and of CI (.ci/run starts it). */
+export const NATS_URL = 'nats://127.0.0.1:4222';
+
+/** A stream name no other test (or engineer) uses; delete it with `deleteStream` afterwards. */
+export function uniqueStreamName(prefix: string): string {
+  return `${prefix}-${process.pid}-${randomBytes(4).toString('hex')}`;
+}
+
+export function natsLogOptions(stream: string, overrides: Partial<NatsLogOptions> = {}): NatsLogOptions {
+  return {
+    servers: [NATS_URL],
+    stream,
+    replicas: 1,
+    maxBytes: -1,
+    duplicateWindowSeconds: 120,
+    timeoutMs: 5000,
+    ...overrides,
+  };
+}
+
+/** Deletes a test stream (missing is fine: the test may have failed before creating it). */
+export async function deleteStream(stream: string, servers: readonly string[] = [NATS_URL]): Promise<void> {
+  const nc = await connect({ servers: [...servers] });
+  try {
+    const jsm = await jetstreamManager(nc);
+    await jsm.streams.delete(stream).catch(() => false);
+  } finally {
+    await nc.close();
+  }
+}
