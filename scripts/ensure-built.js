@@ -1,25 +1,48 @@
 #!/usr/bin/env node
-// Builds dist/ when it is missing or older than any source file, so `npm start` works on a fresh clone.
-const { existsSync, statSync, readdirSync } = require('node:fs');
-const { join } = require('node:path');
+// Builds dist/ when it is missing or was built from other inputs than the tree holds now, so
+// `npm start` works on a fresh clone and never rebuilds an unchanged tree. The build's inputs (the
+// sources, the tsconfig files and the lock file) are hashed by content, not compared by date: tsc is
+// incremental and leaves unchanged outputs untouched, and a checkout or a touch changes dates only.
+// `--stamp` records the current inputs without building (`npm run build` calls it after tsc).
+const { createHash } = require('node:crypto');
+const { existsSync, readFileSync, readdirSync, writeFileSync } = require('node:fs');
+const { join, relative } = require('node:path');
 const { execFileSync } = require('node:child_process');
 
 const root = join(__dirname, '..');
-const marker = join(root, 'dist', 'main.js');
+const stampFile = join(root, 'dist', '.build-inputs.sha256');
+const INPUT_FILES = ['tsconfig.json', 'tsconfig.build.json', 'package-lock.json'];
 
-function newestMtime(dir) {
-  let newest = 0;
+function sourceFiles(dir) {
+  const files = [];
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestMtime(path) : statSync(path).mtimeMs);
+    if (entry.isDirectory()) files.push(...sourceFiles(path));
+    else files.push(path);
   }
-  return newest;
+  return files;
 }
 
-if (!existsSync(marker) || statSync(marker).mtimeMs < newestMtime(join(root, 'src'))) {
-  process.stdout.write('building dist/ ...\n');
-  execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json'], {
-    cwd: root,
-    stdio: 'inherit',
-  });
+function inputsHash() {
+  const hash = createHash('sha256');
+  const files = [...sourceFiles(join(root, 'src')), ...INPUT_FILES.map((name) => join(root, name))];
+  for (const file of files.filter(existsSync).sort()) {
+    hash.update(relative(root, file)).update('\0').update(readFileSync(file)).update('\0');
+  }
+  return hash.digest('hex');
+}
+
+const current = inputsHash();
+if (process.argv.includes('--stamp')) {
+  writeFileSync(stampFile, `${current}\n`);
+} else {
+  const built = existsSync(stampFile) ? readFileSync(stampFile, 'utf8').trim() : '';
+  if (!existsSync(join(root, 'dist', 'main.js')) || built !== current) {
+    process.stdout.write('building dist/ ...\n');
+    execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json'], {
+      cwd: root,
+      stdio: 'inherit',
+    });
+    writeFileSync(stampFile, `${current}\n`);
+  }
 }

@@ -1,7 +1,9 @@
-import { IsIn, IsInt, IsNumber, IsOptional, IsString, Max, Min } from 'class-validator';
+import { IsIn, IsInt, IsNumber, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
+import { defaultVerifyWorkers } from './default-verify-workers';
 
 export type FsyncPolicy = 'always' | 'interval' | 'none';
 export type LogRetention = 'compact' | 'keep';
+export type LogBackend = 'file' | 'nats';
 
 /**
  * Every knob the process reads, with its default. Names follow the reference (`CHAT_*`, contract §16)
@@ -55,6 +57,14 @@ export class AppConfig {
   @IsInt() @Min(1) dupeMaxKeys = 4096;
   /** Total seconds a POST body may take to arrive (408 and the connection closes). */
   @IsNumber() @Min(0.05) bodyDeadlineSeconds = 10;
+  /** Seconds a request may take to arrive whole, headers and body (Node's requestTimeout; 408 after). */
+  @IsNumber() @Min(1) requestTimeoutSeconds = 30;
+  /** Seconds the request headers may take to arrive (Node's headersTimeout; at most the request timeout). */
+  @IsNumber() @Min(1) headersTimeoutSeconds = 15;
+  /** Open connections in total; 0 = the descriptor limit minus 1,280 kept for files (at least 64). */
+  @IsInt() @Min(0) maxConnections = 0;
+  /** Open connections one client address may hold; more are closed at accept. */
+  @IsInt() @Min(1) maxConnectionsPerClient = 256;
   /** Request headers allowed (431 above). */
   @IsInt() @Min(1) maxHeaders = 48;
   /** Header bytes allowed, summed as name + value + 4 per header (431 above). */
@@ -73,6 +83,8 @@ export class AppConfig {
   @IsInt() @Min(0) maxNotesPerNs = 0;
   /** Notes in total; 0 = 32 × max rooms, and never below 4 × max rooms (see noteCaps). */
   @IsInt() @Min(0) maxNotesTotal = 0;
+  /** UTF-8 bytes all note values may total, in MiB: a new or longer value past it is a 400 (issue 18). */
+  @IsInt() @Min(1) noteBytesMb = 64;
   /** Per-room ring size in bytes; past it the room is compacted to its newest half. */
   @IsInt() @Min(4096) ringBytes = 10 * 1024 * 1024;
   /** Total retained room bytes; past it new rooms are refused and rings shrink to their floor. */
@@ -81,6 +93,8 @@ export class AppConfig {
   @IsInt() @Min(1) hotTailMb = 256;
   /** Memory budget for rendered read replies reused while their room is unchanged. */
   @IsInt() @Min(0) replyCacheMb = 64;
+  /** Worker threads verifying Ed25519 signatures off the event loop; 0 verifies on it. */
+  @IsInt() @Min(0) verifyWorkers = defaultVerifyWorkers();
   /** V8 heap limit `npm start` passes as --max-old-space-size; checked against the budgets above. */
   @IsInt() @Min(256) heapMb = 1024;
   /** `s-maxage` for shareable reads (0 keeps `no-store`). */
@@ -98,6 +112,41 @@ export class AppConfig {
     'debug' | 'info' | 'warn' | 'error' | 'silent' = 'info';
   /** Base URL used in documents; empty derives it from the Host header. */
   @IsOptional() @IsString() publicUrl = '';
+  /** Event log backend: the embedded segmented log, or a NATS JetStream stream shared by N nodes (issue 14). */
+  @IsIn(['file', 'nats']) logBackend: LogBackend = 'file';
+  /** With the nats backend: NATS servers, comma-separated. */
+  @IsString() natsUrl = 'nats://127.0.0.1:4222';
+  /** With the nats backend: the stream (created if missing, verified if present); subjects `chat.<stream>.>`. */
+  @Matches(/^[A-Za-z0-9_-]{1,64}$/) natsStream = 'agent-chat';
+  /** With the nats backend: replicas of the stream (3 on a 3-server cluster survives one server lost). */
+  @IsInt() @Min(1) @Max(5) natsReplicas = 1;
+  /** With the nats backend: user name (with natsPassword), or empty. */
+  @IsString() natsUser = '';
+  /** With the nats backend: password for natsUser. */
+  @IsString() natsPassword = '';
+  /** With the nats backend: authentication token, or empty. */
+  @IsString() natsToken = '';
+  /** With the nats backend: path of a `.creds` file (JWT + NKey), or empty. */
+  @IsString() natsCreds = '';
+  /** With the nats backend: stream byte limit (-1: none); when full, writes are refused, history is kept. */
+  @IsInt() @Min(-1) natsMaxBytes = -1;
+  /** With the nats backend: Nats-Msg-Id de-duplication window in seconds. */
+  @IsInt() @Min(1) natsDuplicateWindowSeconds = 120;
+  /** With the nats backend: deadline in ms for connecting and for one publish acknowledgement. */
+  @IsInt() @Min(100) @Max(60_000) natsTimeoutMs = 5000;
+  /** Port of the metrics listener (`GET /metrics`, Prometheus text); empty: no listener. */
+  @Matches(/^(\d{1,5})?$/) metricsPort = '';
+  /** Address of the metrics listener: loopback unless the operator opens it. */
+  @IsString() metricsHost = '127.0.0.1';
+  /** When set, a scrape must send `Authorization: Bearer <token>`. */
+  @IsString() metricsToken = '';
+  /** When set, `GET /stats` answers operator aggregates to requests whose X-Stats-Token equals it. */
+  @IsString() statsToken = '';
+  /**
+   * Share of requests logged as one JSON line at info (1 all, 0 none: the hook is not installed).
+   * Off by default: the hook alone costs ~14 µs of a ~19 µs read, even sampled (docs/decisions.md).
+   */
+  @IsNumber() @Min(0) @Max(1) requestLogSample = 0;
 }
 
 /** Derived, not configured: the reference's fixed numbers. */

@@ -2,12 +2,20 @@ import { AppConfig } from './app-config';
 import { ConfigError } from './load-config';
 
 /**
- * Heap the service needs beyond its two memory budgets: projections and indexes at the default caps
- * (5,120 rooms, their listing windows, the notes table), the write model, and room for garbage.
+ * Heap the service needs beyond its memory budgets (room tails, reply cache, note values): projections
+ * and indexes at the default caps (5,120 rooms, their listing windows, the notes table's keys), the
+ * write model, and room for garbage.
  */
 export const HEAP_HEADROOM_MB = 256;
 
 const MIB = 1024 * 1024;
+
+/**
+ * Heap bytes one byte of note budget can cost: a value held as a two-byte V8 string takes up to twice
+ * its UTF-8 length (ASCII text with one emoji), and a checkpoint serialises the whole table into a
+ * second copy while the first is live.
+ */
+export const NOTE_HEAP_FACTOR = 4;
 
 export interface HeapCheck {
   /** Set when the heap cannot hold the budgets: the service must not start. */
@@ -25,16 +33,18 @@ export interface HeapCheck {
  * worse way to learn it) and warns when node was started without the flag.
  */
 export function checkHeap(
-  config: Pick<AppConfig, 'hotTailMb' | 'replyCacheMb' | 'heapMb'>,
+  config: Pick<AppConfig, 'hotTailMb' | 'replyCacheMb' | 'noteBytesMb' | 'heapMb'>,
   limitBytes: number,
 ): HeapCheck {
   const limitMb = Math.floor(limitBytes / MIB);
-  const neededMb = config.hotTailMb + config.replyCacheMb + HEAP_HEADROOM_MB;
+  const notesMb = config.noteBytesMb * NOTE_HEAP_FACTOR;
+  const neededMb = config.hotTailMb + config.replyCacheMb + notesMb + HEAP_HEADROOM_MB;
   if (limitMb < neededMb) {
     return {
       error:
         `heap limit ${limitMb} MiB is below the ${neededMb} MiB the memory budgets need ` +
-        `(CHAT_HOT_TAIL_MB=${config.hotTailMb} + CHAT_REPLY_CACHE_MB=${config.replyCacheMb} + ${HEAP_HEADROOM_MB} headroom): ` +
+        `(CHAT_HOT_TAIL_MB=${config.hotTailMb} + CHAT_REPLY_CACHE_MB=${config.replyCacheMb} + ` +
+        `${NOTE_HEAP_FACTOR} × CHAT_NOTE_BYTES_MB=${config.noteBytesMb} + ${HEAP_HEADROOM_MB} headroom): ` +
         `raise CHAT_HEAP_MB (npm start passes it to node as --max-old-space-size) or lower the budgets`,
     };
   }

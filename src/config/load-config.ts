@@ -1,21 +1,11 @@
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import { AppConfig } from './app-config';
+import { allowedValues, FSYNC_ALIASES } from './allowed-values';
 import { KNOBS, Knob } from './config-knobs';
 
 /** Raised at boot with every invalid knob in one message. */
 export class ConfigError extends Error {}
-
-const FSYNC_ALIASES: Record<string, string> = {
-  '1': 'always',
-  true: 'always',
-  yes: 'always',
-  on: 'always',
-  '0': 'none',
-  false: 'none',
-  no: 'none',
-  off: 'none',
-};
 
 function convert(knob: Knob, raw: string): unknown {
   const text = raw.trim();
@@ -25,7 +15,7 @@ function convert(knob: Knob, raw: string): unknown {
     case 'number':
       return text !== '' && Number.isFinite(Number(text)) ? Number(text) : text;
     case 'fsync':
-      return FSYNC_ALIASES[text.toLowerCase()] ?? text.toLowerCase();
+      return FSYNC_ALIASES.get(text) ?? text;
     case 'string':
       return text;
   }
@@ -49,11 +39,14 @@ export function buildConfig(overrides: Partial<AppConfig>): Readonly<AppConfig> 
   const config = Object.assign(new AppConfig(), plainToInstance(AppConfig, overrides));
   const errors = validateSync(config, { forbidUnknownValues: true });
   if (errors.length > 0) {
-    const byField = new Map(KNOBS.map((k) => [k.field as string, k.env]));
-    const lines = errors.map(
-      (e) =>
-        `${byField.get(e.property) ?? e.property}=${String(e.value)}: ${Object.values(e.constraints ?? {}).join('; ')}`,
-    );
+    const byField = new Map(KNOBS.map((k) => [k.field as string, k]));
+    // One line per variable, one clause each: what was given and what is allowed.
+    const lines = errors.map((e) => {
+      const knob = byField.get(e.property);
+      const allowed =
+        knob === undefined ? Object.values(e.constraints ?? {}).join('; ') : `must be ${allowedValues(knob)}`;
+      return `${knob?.env ?? e.property}=${String(e.value)}: ${allowed}`;
+    });
     throw new ConfigError(`invalid configuration:\n  ${lines.join('\n  ')}`);
   }
   // The reference clamps the stillborn window to whole hours.

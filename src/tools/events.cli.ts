@@ -1,12 +1,19 @@
 import { join } from 'node:path';
 import { formatTimestamp } from '../common/timestamp';
 import { ChatEvent } from '../events/chat-event';
-import { decodeEvent } from '../events/event-codec';
+import { decodeEvent, EVENT_TYPES } from '../events/event-codec';
 import { SegmentedEventLog } from '../log/file/segmented-event-log';
 import { LogPoint, parseArgs, parseLogPoint, reached, UsageError } from './cli-args';
+import { runTool } from './cli-runner';
 
-const USAGE =
-  'usage: npm run events -- <data dir> [--room r] [--type t] [--since time|offset] [--until time|offset] [--from offset]';
+const USAGE = [
+  'usage: npm run events -- <data dir> [--room r] [--type t] [--since time|offset] [--until time|offset] [--from offset]',
+  '',
+  'Prints the logged events of a data directory as JSON lines, oldest first (read-only, no lock).',
+  `  --type t    one of ${[...EVENT_TYPES].join(', ')}`,
+  '  --room r    only events of room r',
+  '  --since, --until   a log offset or an ISO time; --from starts reading at an offset',
+].join('\n');
 
 export interface EventFilter {
   readonly room?: string;
@@ -52,7 +59,9 @@ export async function printEvents(
 
 async function main(argv: readonly string[]): Promise<void> {
   const { positionals, options } = parseArgs(argv, ['room', 'type', 'since', 'until', 'from']);
-  if (positionals.length !== 1) throw new UsageError(USAGE);
+  if (positionals.length !== 1) throw new UsageError('give exactly one data directory');
+  if (options.type !== undefined && !EVENT_TYPES.has(options.type))
+    throw new UsageError(`--type ${options.type} matches no event type (${[...EVENT_TYPES].join(', ')})`);
   const filter: EventFilter = {
     room: options.room,
     type: options.type,
@@ -68,8 +77,5 @@ async function main(argv: readonly string[]): Promise<void> {
 if (require.main === module) {
   // `npm run events -- data | head`: a closed pipe ends the listing, it is not an error.
   process.stdout.on('error', (error: NodeJS.ErrnoException) => process.exit(error.code === 'EPIPE' ? 0 : 1));
-  main(process.argv.slice(2)).catch((error: unknown) => {
-    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
-    process.exit(error instanceof UsageError ? 2 : 1);
-  });
+  runTool(USAGE, process.argv.slice(2), main);
 }

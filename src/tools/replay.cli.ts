@@ -1,12 +1,18 @@
 import { parseArgs, parseLogPoint, UsageError } from './cli-args';
+import { runTool } from './cli-runner';
 import { replay } from './replay';
 
-const USAGE = 'usage: npm run replay -- <data dir> <new dir> [--until <offset or ISO time>]';
+const USAGE = [
+  'usage: npm run replay -- <data dir> <new dir> [--until <offset or ISO time>]',
+  '',
+  'Rebuilds every read model of <data dir> into <new dir> by replaying its log, optionally only up to',
+  'an offset or a time (see docs/operations.md, Replay). <new dir> is locked while it is written.',
+].join('\n');
 
 /** `npm run replay -- <data dir> <new dir> [--until X]`: see docs/operations.md (Replay). */
 async function main(argv: readonly string[]): Promise<void> {
   const { positionals, options } = parseArgs(argv, ['until']);
-  if (positionals.length !== 2) throw new UsageError(USAGE);
+  if (positionals.length !== 2) throw new UsageError('give the data directory and the new directory');
   const until = options.until === undefined ? undefined : parseLogPoint(options.until, 'until');
   const report = await replay({ source: positionals[0], target: positionals[1], until });
   process.stdout.write(
@@ -16,8 +22,5 @@ async function main(argv: readonly string[]): Promise<void> {
 }
 
 if (require.main === module) {
-  main(process.argv.slice(2)).catch((error: unknown) => {
-    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
-    process.exit(error instanceof UsageError ? 2 : 1);
-  });
+  runTool(USAGE, process.argv.slice(2), main);
 }

@@ -9,6 +9,8 @@ import { EVENT_LOG } from '../log/log.tokens';
 import { EventLog } from '../log/event-log';
 import { LogPoint, reached, UsageError } from './cli-args';
 import { ReplayModule } from './replay.module';
+import { ProjectionRunner } from '../projections/projection-runner';
+import { DataDirLock } from '../storage/data-dir-lock';
 
 export interface ReplayRequest {
   readonly source: string;
@@ -37,11 +39,12 @@ export async function replay(request: ReplayRequest): Promise<ReplayReport> {
   if (existsSync(request.target) && readdirSync(request.target).length > 0) {
     throw new UsageError(`${request.target} is not empty: replay writes into a fresh directory`);
   }
+  // The target is written like a live data directory: no service may start on it meanwhile.
+  const lock = await DataDirLock.acquire(request.target);
   const source = new SegmentedEventLog({ dir: join(request.source, 'log'), readOnly: true, logger: quiet });
   await source.open();
   try {
     const base = await chooseBase(request, source);
-    mkdirSync(request.target, { recursive: true });
     if (base !== null) await copyBase(request.source, request.target, base);
     const log = new SegmentedEventLog({
       dir: join(request.target, 'log'),
@@ -63,7 +66,10 @@ export async function replay(request: ReplayRequest): Promise<ReplayReport> {
     const target = app.get<EventLog>(EVENT_LOG);
     const fromOffset = base?.offset ?? 0;
     const untilOffset = await copyRecords(source, target, fromOffset, request.until);
+    const failure = app.get(ProjectionRunner).failureSummary;
     await app.close(); // final checkpoint, log flushed and synced
+    // The service stops at the same record (same log, same projections): name it the same way.
+    if (failure !== '') throw new Error(`replay stopped: ${failure}`);
     return {
       fromOffset,
       untilOffset,
@@ -72,6 +78,7 @@ export async function replay(request: ReplayRequest): Promise<ReplayReport> {
     };
   } finally {
     await source.close();
+    lock.release();
   }
 }
 

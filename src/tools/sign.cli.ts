@@ -3,6 +3,7 @@ import { sweep } from '../common/sweep';
 import { parseNonce } from '../identity/nonce';
 import { messageSigningPayload, noteSigningPayload } from '../identity/signing-payload';
 import { signingKeyFromSeed, SigningKey } from '../identity/signing-key';
+import { runTool } from './cli-runner';
 import { SignUsageError } from './errors/sign-usage.error';
 
 /**
@@ -11,11 +12,25 @@ import { SignUsageError } from './errors/sign-usage.error';
  * form; the nonce defaults to the current millisecond clock, which counts up as the lane requires.
  */
 export const SIGN_USAGE = [
-  'usage: sign --seed <hex> --room <room> [--nonce <n>] --text <text> [--base <url>]',
-  '       sign --seed <hex> --ns <ns> --key <key> [--nonce <n>] --value <value> [--base <url>]',
+  'usage: npm run sign -- --seed <hex> --room <room> [--nonce <n>] --text <text> [--base <url>]',
+  '       npm run sign -- --seed <hex> --ns <ns> --key <key> [--nonce <n>] --value <value> [--base <url>]',
+  '',
+  'Signs one message (say-signed) or note write (set-signed) and prints the signature, then the URL.',
+  '  --seed    the 64-hex-digit seed from `npm run keygen`',
+  '  --nonce   defaults to the current millisecond clock',
+  '  --base    the service URL; default CHAT_PUBLIC_URL, else http://HOST:PORT from the environment',
+  '            the service reads (127.0.0.1 and 8080 when unset)',
 ].join('\n');
 
-const DEFAULT_BASE = 'http://127.0.0.1:8080';
+/** Where the service listens, as the environment the service reads describes it. */
+export function defaultBase(env: Readonly<Record<string, string | undefined>>): string {
+  if (env.CHAT_PUBLIC_URL) return env.CHAT_PUBLIC_URL;
+  const bound = env.HOST || '127.0.0.1';
+  // A wildcard bind is reached through loopback; an IPv6 literal needs brackets in a URL.
+  const host =
+    bound === '0.0.0.0' ? '127.0.0.1' : bound === '::' ? '[::1]' : bound.includes(':') ? `[${bound}]` : bound;
+  return `http://${host}:${env.PORT || '8080'}`;
+}
 
 const OPTIONS = {
   seed: { type: 'string' },
@@ -31,13 +46,17 @@ const OPTIONS = {
 type SignArgs = Partial<Record<keyof typeof OPTIONS, string>>;
 
 /** The two output lines (signature, URL) for command-line arguments without the node/script pair. */
-export function signCommand(argv: readonly string[], now: () => number = Date.now): string {
+export function signCommand(
+  argv: readonly string[],
+  now: () => number = Date.now,
+  env: Readonly<Record<string, string | undefined>> = {},
+): string {
   const { values } = parseArgs({ args: [...argv], options: OPTIONS, strict: true });
   const args: SignArgs = values;
   if (args.seed === undefined) throw new SignUsageError('--seed is required');
   const key = signingKeyFromSeed(args.seed);
   const nonce = parseNonce(args.nonce ?? String(now()));
-  const base = (args.base ?? DEFAULT_BASE).replace(/\/+$/, '');
+  const base = (args.base ?? defaultBase(env)).replace(/\/+$/, '');
   const { signature, path } = isNoteWrite(args) ? signNote(key, args, nonce) : signMessage(key, args, nonce);
   return `${signature}\n${base}${path}\n`;
 }
@@ -81,10 +100,8 @@ function required(value: string | undefined, flag: string): string {
 }
 
 if (require.main === module) {
-  try {
-    process.stdout.write(signCommand(process.argv.slice(2)));
-  } catch (error) {
-    process.stderr.write(`${(error as Error).message}\n${SIGN_USAGE}\n`);
-    process.exitCode = 2;
-  }
+  runTool(SIGN_USAGE, process.argv.slice(2), (argv) => {
+    // eslint-disable-next-line no-restricted-properties -- the tool reads the service's own PORT/HOST
+    process.stdout.write(signCommand(argv, Date.now, process.env));
+  });
 }

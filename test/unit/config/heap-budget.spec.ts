@@ -1,17 +1,22 @@
-import { assertHeapFits, checkHeap, HEAP_HEADROOM_MB } from '../../../src/config/heap-budget';
+import {
+  assertHeapFits,
+  checkHeap,
+  HEAP_HEADROOM_MB,
+  NOTE_HEAP_FACTOR,
+} from '../../../src/config/heap-budget';
 import { buildConfig, ConfigError } from '../../../src/config/load-config';
 
 const MIB = 1024 * 1024;
 
 describe('heap budget check', () => {
-  const budgets = { hotTailMb: 256, replyCacheMb: 64, heapMb: 1024 };
+  const budgets = { hotTailMb: 256, replyCacheMb: 64, noteBytesMb: 64, heapMb: 1024 };
 
   it('accepts the limit npm start sets for the default budgets (V8 rounds it up a little)', () => {
     expect(checkHeap(budgets, 1072 * MIB)).toEqual({});
   });
 
   it('refuses a heap that cannot hold the budgets, naming the knobs to change', () => {
-    const needed = 256 + 64 + HEAP_HEADROOM_MB;
+    const needed = 256 + 64 + 64 * NOTE_HEAP_FACTOR + HEAP_HEADROOM_MB;
     const check = checkHeap({ ...budgets, heapMb: 512 }, 512 * MIB);
     expect(needed).toBeGreaterThan(512);
     expect(check.error).toContain(`below the ${needed} MiB`);
@@ -23,6 +28,12 @@ describe('heap budget check', () => {
     const check = checkHeap(budgets, 4345 * MIB);
     expect(check.error).toBeUndefined();
     expect(check.warning).toContain('--max-old-space-size=1024');
+  });
+
+  it('counts the note-byte budget (issue 18): a budget the heap cannot hold refuses to start', () => {
+    const check = checkHeap({ ...budgets, noteBytesMb: 512 }, 1072 * MIB);
+    expect(check.error).toContain('CHAT_NOTE_BYTES_MB=512');
+    expect(() => assertHeapFits(buildConfig({ noteBytesMb: 512 }), 1072 * MIB)).toThrow(ConfigError);
   });
 
   it('throws a ConfigError at boot for a heap too small for the configured budgets', () => {

@@ -46,6 +46,46 @@ describe('configuration', () => {
     }
   });
 
+  it('names the variable and says in one clause what it accepts, never an internal field', () => {
+    const message = (env: Record<string, string>): string => {
+      try {
+        loadConfig(env);
+      } catch (error) {
+        expect(error).toBeInstanceOf(ConfigError);
+        return (error as Error).message;
+      }
+      throw new Error('accepted');
+    };
+    expect(message({ PORT: 'eighty' })).toBe(
+      'invalid configuration:\n  PORT=eighty: must be a whole number from 0 to 65535',
+    );
+    expect(message({ CHAT_HEAP_MB: '100' })).toBe(
+      'invalid configuration:\n  CHAT_HEAP_MB=100: must be a whole number of at least 256',
+    );
+    expect(message({ CHAT_FSYNC: 'sometimes' })).toBe(
+      'invalid configuration:\n  CHAT_FSYNC=sometimes: must be one of always, interval, none (or 1 for always, 0 for none)',
+    );
+    expect(message({ CHAT_MAX_WAIT: 'soon' })).toBe(
+      'invalid configuration:\n  CHAT_MAX_WAIT=soon: must be a number from 0 to 300',
+    );
+    const both = message({ PORT: '-1', CHAT_ROOT: '', CHAT_CHECKPOINTS_KEEP: '0' });
+    expect(both.split('\n')).toHaveLength(3);
+    expect(both).not.toMatch(/\b(port|checkpointsKeep|heapMb)\b/);
+  });
+
+  it('accepts exactly the CHAT_FSYNC aliases the README documents', () => {
+    expect(loadConfig({ CHAT_FSYNC: '0' }).fsync).toBe('none');
+    expect(loadConfig({ CHAT_FSYNC: '1' }).fsync).toBe('always');
+    expect(loadConfig({ CHAT_FSYNC: 'none' }).fsync).toBe('none');
+    for (const undocumented of ['yes', 'off', 'true', 'ALWAYS']) {
+      expect(() => loadConfig({ CHAT_FSYNC: undocumented })).toThrow(ConfigError);
+    }
+    const readme = readFileSync(join(__dirname, '..', '..', '..', 'README.md'), 'utf8');
+    const row = readme.split('\n').find((line) => line.startsWith('| `CHAT_FSYNC` |'))!;
+    expect(row).toContain('`always` (or `1`)');
+    expect(row).toContain('`none` (or `0`)');
+  });
+
   it('documents every knob in the README configuration table', () => {
     const readme = readFileSync(join(__dirname, '..', '..', '..', 'README.md'), 'utf8');
     for (const knob of KNOBS) expect(readme).toContain(`| \`${knob.env}\` |`);

@@ -1,0 +1,29 @@
+import { INestApplication } from '@nestjs/common';
+import { WaitSlots } from '../access/wait-slots';
+import { EventLog } from '../log/event-log';
+import { EVENT_LOG } from '../log/log.tokens';
+import { NotesProjection } from '../notes/notes.projection';
+import { CheckpointService } from '../projections/checkpoint.service';
+import { ProjectionRunner } from '../projections/projection-runner';
+import { RoomsProjection } from '../rooms/rooms.projection';
+import { MetricSources, ServiceMetrics } from './service-metrics';
+
+/** Points the scrape-time gauges at the live read models of a built application. */
+export function attachMetricSources(app: INestApplication): void {
+  const log = app.get<EventLog>(EVENT_LOG);
+  const runner = app.get(ProjectionRunner);
+  const checkpoints = app.get(CheckpointService);
+  const slots = app.get(WaitSlots);
+  const rooms = app.get(RoomsProjection);
+  const notes = app.get(NotesProjection);
+  const startedAt = Date.now(); // the state at start was a checkpoint plus a replay
+  const sources: MetricSources = {
+    projectionLag: () => Math.max(0, log.committedHead() - runner.nextOffset),
+    checkpointAgeSeconds: () => (Date.now() - (checkpoints.lastCheckpointAt ?? startedAt)) / 1000,
+    parkedLongPolls: () => slots.inUse,
+    rooms: () => rooms.liveRooms,
+    notes: () => notes.totalNotes,
+    noteBytes: () => notes.totalBytes,
+  };
+  app.get(ServiceMetrics).attach(sources);
+}

@@ -1,0 +1,124 @@
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+
+/** Live figures the metrics read when scraped (gauges are computed, never kept in step by hand). */
+export interface MetricSources {
+  projectionLag(): number;
+  checkpointAgeSeconds(): number;
+  parkedLongPolls(): number;
+  rooms(): number;
+  notes(): number;
+  noteBytes(): number;
+}
+
+const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10];
+const IO_BUCKETS = [0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.1, 1];
+const BATCH_BUCKETS = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 4096];
+
+/**
+ * Every Prometheus metric of the process, in one registry (prom-client). Counters and histograms are
+ * updated where things happen (an HTTP hook, the group committer, the checkpointer, the projection
+ * runner); gauges read their sources at scrape time. Names and meanings: docs/operations.md (Metrics).
+ */
+/** The reference's lifetime request counters (/stats, contract §15.6), kept beside the metrics. */
+export interface LifetimeCounters {
+  read: number;
+  write: number;
+  rate_limited: number;
+  duplicate: number;
+  /** Long-polls (`wait=`) answered. */
+  followed: number;
+}
+
+export class ServiceMetrics {
+  readonly registry = new Registry();
+  readonly lifetime: LifetimeCounters = { read: 0, write: 0, rate_limited: 0, duplicate: 0, followed: 0 };
+  private sources: MetricSources | null = null;
+
+  readonly requests = new Counter({
+    name: 'chat_http_requests_total',
+    help: 'HTTP requests answered, by method, route template and status.',
+    labelNames: ['method', 'route', 'status'] as const,
+    registers: [this.registry],
+  });
+  readonly requestSeconds = new Histogram({
+    name: 'chat_http_request_duration_seconds',
+    help: 'Time from request to reply sent, by method and route template.',
+    labelNames: ['method', 'route'] as const,
+    buckets: LATENCY_BUCKETS,
+    registers: [this.registry],
+  });
+  readonly refusals = new Counter({
+    name: 'chat_refusals_total',
+    help: 'Requests refused, by status and kind (rate bucket for 429, error code otherwise).',
+    labelNames: ['status', 'kind'] as const,
+    registers: [this.registry],
+  });
+  readonly writes = new Counter({
+    name: 'chat_writes_total',
+    help: 'Acknowledged writes applied since start, by kind (message, note).',
+    labelNames: ['kind'] as const,
+    registers: [this.registry],
+  });
+  readonly logWriteSeconds = new Histogram({
+    name: 'chat_log_append_seconds',
+    help: 'Time to write one group-commit batch to the log file (before any fsync).',
+    buckets: IO_BUCKETS,
+    registers: [this.registry],
+  });
+  readonly logSyncSeconds = new Histogram({
+    name: 'chat_log_fsync_seconds',
+    help: 'Time of one fdatasync of the log.',
+    buckets: IO_BUCKETS,
+    registers: [this.registry],
+  });
+  readonly batchRecords = new Histogram({
+    name: 'chat_log_batch_records',
+    help: 'Records per group-commit batch.',
+    buckets: BATCH_BUCKETS,
+    registers: [this.registry],
+  });
+  readonly checkpointSeconds = new Histogram({
+    name: 'chat_checkpoint_duration_seconds',
+    help: 'Time to write one checkpoint (log sync, ring sync, snapshot file).',
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers: [this.registry],
+  });
+
+  constructor() {
+    collectDefaultMetrics({ register: this.registry });
+    // prom-client also publishes these three gauges under a `_total` name, which Prometheus reserves
+    // for counters (promtool refuses them); the same figures stay under nodejs_active_*.
+    for (const name of ['handles', 'requests', 'resources']) {
+      this.registry.removeSingleMetric(`nodejs_active_${name}_total`);
+    }
+    const gauge = (name: string, help: string, read: (s: MetricSources) => number | null): void => {
+      new Gauge({
+        name,
+        help,
+        registers: [this.registry],
+        collect() {
+          const value = sources() === null ? null : read(sources()!);
+          if (value !== null) this.set(value);
+        },
+      });
+    };
+    const sources = (): MetricSources | null => this.sources;
+    gauge('chat_projection_lag_records', 'Log records committed but not yet applied (head − applied).', (s) =>
+      s.projectionLag(),
+    );
+    gauge(
+      'chat_checkpoint_age_seconds',
+      'Seconds since the newest checkpoint this process wrote (or since start).',
+      (s) => s.checkpointAgeSeconds(),
+    );
+    gauge('chat_long_polls_parked', 'Long-polls waiting for a message now.', (s) => s.parkedLongPolls());
+    gauge('chat_rooms', 'Live rooms.', (s) => s.rooms());
+    gauge('chat_notes', 'Stored notes.', (s) => s.notes());
+    gauge('chat_note_bytes', 'UTF-8 bytes of all note values.', (s) => s.noteBytes());
+  }
+
+  /** Connects the gauges to the live read models (once the application is built). */
+  attach(sources: MetricSources): void {
+    this.sources = sources;
+  }
+}

@@ -1,0 +1,80 @@
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { signingKeyFromSeed } from '../../../src/identity/signing-key';
+import { makeTempDir } from '../../support/temp-dir';
+
+const ROOT = join(__dirname, '..', '..', '..');
+const TS_REGISTER = join(ROOT, 'test', 'support', 'ts-register.js');
+const SEED = '9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60';
+
+/** Runs a tool from source as `npm run <tool>` runs its build: same entry, same exit codes. */
+function tool(name: string, args: readonly string[], env: Record<string, string> = {}) {
+  const result = spawnSync(
+    process.execPath,
+    ['-r', TS_REGISTER, join(ROOT, 'src', 'tools', `${name}.cli.ts`), ...args],
+    {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH, ...env },
+      encoding: 'utf8',
+      timeout: 30_000,
+    },
+  );
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** Issue 16: every command answers --help, refuses what it does not know, and says what it printed. */
+describe('command-line tools', () => {
+  const dir = makeTempDir('agent-chat-tools');
+  afterAll(() => dir.remove());
+
+  for (const name of ['events', 'replay', 'keygen', 'sign']) {
+    it(`${name}: --help and -h print the usage and exit 0; an unknown option exits 2`, () => {
+      for (const flag of ['--help', '-h']) {
+        const help = tool(name, [flag]);
+        expect(help.code).toBe(0);
+        expect(help.stdout).toMatch(/^usage: npm run /);
+        expect(help.stderr).toBe('');
+      }
+      const unknown = tool(name, ['--bogus', 'x']);
+      expect(unknown.code).toBe(2);
+      expect(unknown.stderr).toMatch(/--bogus/);
+      expect(unknown.stderr).toMatch(/usage: npm run /);
+      expect(unknown.stdout).toBe('');
+    });
+  }
+
+  it('keygen labels the seed and the did:key and warns on stderr that the seed is secret', () => {
+    const { code, stdout, stderr } = tool('keygen', []);
+    expect(code).toBe(0);
+    const match = /^seed: ([0-9a-f]{64})\ndid: {2}(did:key:z\S+)\n$/.exec(stdout);
+    expect(match).not.toBeNull();
+    expect(signingKeyFromSeed(match![1]).did).toBe(match![2]);
+    expect(stderr).toMatch(/seed is secret/);
+    expect(tool('keygen', ['extra']).code).toBe(2);
+  });
+
+  it('events refuses a --type that matches no event type, and lists the known ones', () => {
+    const { code, stdout, stderr } = tool('events', [dir.path, '--type', 'message.apended']);
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr).toMatch(/--type message\.apended matches no event type \(.*message\.appended/);
+  });
+
+  it('sign derives the service URL from PORT/HOST or CHAT_PUBLIC_URL unless --base is given', () => {
+    const args = ['--seed', SEED, '--room', 'r', '--nonce', '1', '--text', 'hi'];
+    const urlOf = (out: string): string => out.split('\n')[1];
+    expect(urlOf(tool('sign', args, { PORT: '9123', HOST: '0.0.0.0' }).stdout)).toMatch(
+      /^http:\/\/127\.0\.0\.1:9123\/r\/r\/say-signed\//,
+    );
+    expect(urlOf(tool('sign', args, { PORT: '9123', HOST: '::1' }).stdout)).toMatch(
+      /^http:\/\/\[::1\]:9123\//,
+    );
+    expect(urlOf(tool('sign', args, { CHAT_PUBLIC_URL: 'https://chat.example/' }).stdout)).toMatch(
+      /^https:\/\/chat\.example\/r\/r\//,
+    );
+    expect(urlOf(tool('sign', [...args, '--base', 'http://h:1'], { PORT: '9123' }).stdout)).toMatch(
+      /^http:\/\/h:1\//,
+    );
+    expect(urlOf(tool('sign', args).stdout)).toMatch(/^http:\/\/127\.0\.0\.1:8080\//);
+  });
+});

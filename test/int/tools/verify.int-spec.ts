@@ -1,0 +1,216 @@
+import { spawnSync } from 'node:child_process';
+import { cpSync, readdirSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { encodeFrame } from '../../../src/log/file/frame';
+import { signingKeyFromSeed } from '../../../src/identity/signing-key';
+import { verifyDataDir } from '../../../src/tools/verify/verify-data-dir';
+import { formatFinding } from '../../../src/tools/verify/finding';
+import { makeTempDir } from '../../support/temp-dir';
+import { ServiceProcess } from '../../support/service-process';
+import { TestApp } from '../../support/test-app';
+
+const ROOT = join(__dirname, '..', '..', '..');
+const TS_REGISTER = join(ROOT, 'test', 'support', 'ts-register.js');
+const KEY = signingKeyFromSeed('9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60');
+
+const segments = (root: string): string[] =>
+  readdirSync(join(root, 'log'))
+    .filter((name) => name.endsWith('.log'))
+    .sort()
+    .map((name) => join(root, 'log', name));
+const rings = (root: string): string[] =>
+  readdirSync(join(root, 'rooms'))
+    .filter((name) => name.endsWith('.jsonl'))
+    .sort()
+    .map((name) => join(root, 'rooms', name));
+
+/** Each frame of a segment: its byte position and payload. */
+function frames(path: string): Array<{ position: number; payload: Buffer }> {
+  const bytes = readFileSync(path);
+  const out: Array<{ position: number; payload: Buffer }> = [];
+  for (let at = 0; at < bytes.length;) {
+    const length = bytes.readUInt32LE(at);
+    out.push({ position: at, payload: bytes.subarray(at + 8, at + 8 + length) });
+    at += 8 + length;
+  }
+  return out;
+}
+
+async function problems(root: string): Promise<string[]> {
+  return (await verifyDataDir(root)).findings.map(formatFinding);
+}
+
+/** Issue 16: `npm run verify` proves a data directory intact, and names exactly what is not. */
+describe('the audit verifier', () => {
+  const dir = makeTempDir('agent-chat-verify');
+  let source: string;
+  let copies = 0;
+  const copy = (): string => {
+    const target = join(dir.path, `copy-${copies++}`);
+    cpSync(source, target, { recursive: true });
+    return target;
+  };
+
+  beforeAll(async () => {
+    const app = await TestApp.start({ logRetention: 'keep', checkpointEvents: 20 });
+    source = app.root;
+    for (let i = 0; i < 30; i++) await app.getPath(`/r/${i % 2 ? 'alpha' : 'beta'}/say/n/message-${i}`);
+    for (let nonce = 1; nonce <= 5; nonce++) {
+      const text = `signed hello ${nonce}`;
+      const sig = KEY.sign(`vault|${nonce}|${text}`);
+      expect(
+        (await app.getPath(`/r/vault/say-signed/${KEY.did}/${sig}/${nonce}/${encodeURIComponent(text)}`))
+          .status,
+      ).toBe(200);
+    }
+    // A nonce sent with leading zeros: the record keeps the integer, the signature covers "0007".
+    const padded = KEY.sign('vault|0007|padded');
+    expect((await app.getPath(`/r/vault/say-signed/${KEY.did}/${padded}/0007/padded`)).status).toBe(200);
+    expect((await app.getPath('/kv/team/plan/set/ship-it')).status).toBe(200);
+    await app.close({ keepData: true });
+    source = app.root;
+  });
+  afterAll(() => dir.remove());
+
+  it('passes an intact data directory, and says what it checked', async () => {
+    const report = await verifyDataDir(copy());
+    expect(report.findings).toEqual([]);
+    expect(report.signed).toBe(6);
+    expect(report.checkpoints).toBeGreaterThan(0);
+    expect(report.ringsCompared).toBeGreaterThanOrEqual(4);
+    expect(report.records).toBeGreaterThan(36);
+  });
+
+  it('a flipped byte inside a frame: the segment, the offset and the byte position', async () => {
+    const root = copy();
+    const [segment] = segments(root);
+    const target = frames(segment)[10];
+    const bytes = readFileSync(segment);
+    bytes[target.position + 8 + 3] ^= 0x01;
+    writeFileSync(segment, bytes);
+    const found = await problems(root);
+    expect(found).toEqual([
+      expect.stringMatching(
+        new RegExp(`^log/\\d{20}\\.log offset 10, byte ${target.position}: .*(crc|checksum)`, 'i'),
+      ),
+    ]);
+  });
+
+  it('a torn last frame', async () => {
+    const root = copy();
+    const last = segments(root).pop()!;
+    const all = frames(last);
+    const final = all[all.length - 1];
+    truncateSync(last, final.position + 8 + Math.floor(final.payload.length / 2));
+    const found = await problems(root);
+    expect(found).toEqual([expect.stringMatching(new RegExp(`byte ${final.position}: torn frame`))]);
+  });
+
+  it('a ring file that differs from what the log replays to: the file and the first differing byte', async () => {
+    const root = copy();
+    const ring = rings(root).find((path) => path.includes('alpha'))!;
+    const bytes = readFileSync(ring);
+    const at = bytes.indexOf('message-5');
+    bytes[at + 8] = '6'.charCodeAt(0);
+    writeFileSync(ring, bytes);
+    const found = await problems(root);
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatch(
+      new RegExp(`^rooms/alpha\\.[^ ]+\\.jsonl byte ${at + 8}: differs from the replayed file at line \\d+`),
+    );
+  });
+
+  it('a forged signed record with a valid frame checksum fails its signature', async () => {
+    const root = copy();
+    for (const segment of segments(root)) {
+      const bytes = readFileSync(segment);
+      const index = bytes.indexOf('signed hello 3');
+      if (index === -1) continue;
+      const frame = frames(segment).find(
+        (f) => f.position < index && index < f.position + 8 + f.payload.length,
+      )!;
+      const forged = Buffer.from(
+        frame.payload.toString('utf8').replaceAll('signed hello 3', 'signed hellO 3'),
+      );
+      writeFileSync(
+        segment,
+        Buffer.concat([
+          bytes.subarray(0, frame.position),
+          encodeFrame(forged),
+          bytes.subarray(frame.position + 8 + frame.payload.length),
+        ]),
+      );
+    }
+    const found = await problems(root);
+    expect(
+      found.some((line) =>
+        /offset \d+: room vault: signature of seq 3 does not verify: did:key:z6Mk\S+ did not sign "vault\|3\|signed hellO 3"/.test(
+          line,
+        ),
+      ),
+    ).toBe(true);
+    // The replayed ring then differs from the stored one, which still holds the signed text.
+    expect(found.some((line) => line.startsWith('rooms/vault.'))).toBe(true);
+  });
+
+  it('a damaged checkpoint: its seal no longer matches', async () => {
+    const root = copy();
+    const checkpoints = readdirSync(join(root, 'checkpoints')).filter((name) => name.endsWith('.ckpt'));
+    const path = join(root, 'checkpoints', checkpoints[0]);
+    const bytes = readFileSync(path);
+    bytes[20] ^= 0x02;
+    writeFileSync(path, bytes);
+    const found = await problems(root);
+    expect(found).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^checkpoints/${checkpoints[0]}: contents hash to [0-9a-f]{64}, but the end line records [0-9a-f]{64}$`,
+        ),
+      ),
+    ]);
+  });
+
+  it('is safe and clean beside a running service that keeps writing', async () => {
+    const live = join(dir.path, 'live');
+    const service = await ServiceProcess.start({ CHAT_ROOT: live, CHAT_CHECKPOINT_EVENTS: '50' });
+    let writing = true;
+    let written = 0;
+    const writer = (async () => {
+      while (writing) {
+        const reply = await fetch(service.url(`/r/live-${written % 3}/say/w/${'x'.repeat(200)}${written}`));
+        expect(reply.status).toBe(200);
+        written++;
+      }
+    })();
+    try {
+      while (written < 100) await new Promise((resolve) => setTimeout(resolve, 20));
+      for (let round = 0; round < 3; round++) expect(await problems(live)).toEqual([]);
+    } finally {
+      writing = false;
+      await writer;
+      await service.stop();
+    }
+    expect(await problems(live)).toEqual([]);
+  }, 60_000);
+
+  it('the command exits 0 on an intact directory and 1 with the report on a damaged one', () => {
+    const run = (root: string) =>
+      spawnSync(process.execPath, ['-r', TS_REGISTER, join(ROOT, 'src', 'tools', 'verify.cli.ts'), root], {
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+    const ok = run(copy());
+    expect(ok.status).toBe(0);
+    expect(ok.stdout).toMatch(
+      /^verify: OK: \d+ log records, 6 signed, \d+ checkpoints, ring files \d+ compared\n$/,
+    );
+    const damaged = copy();
+    const ring = rings(damaged)[0];
+    writeFileSync(ring, Buffer.concat([readFileSync(ring), Buffer.from('{"seq":999}\n')]));
+    const bad = run(damaged);
+    expect(bad.status).toBe(1);
+    expect(bad.stdout).toMatch(
+      /^verify: 1 problem\(s\): .*\n {2}rooms\/\S+ byte \d+: is \d+ bytes, but replaying the log gives \d+ \(identical up to there\)\n$/,
+    );
+  });
+});
