@@ -1,0 +1,6 @@
+import { Module } from '@nestjs/common';
+import { HumansController } from './humans.controller';
+
+/** The page for people at /humans (issue 17). */
+@Module({ controllers: [HumansController] })
+export class HumansModule {}
