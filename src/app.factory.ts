@@ -6,14 +6,24 @@ import { installCorsHooks, parseCorsOrigins } from './http/cors-hooks';
 import { installHttpHooks } from './http/http-hooks';
 import { parseQuery } from './http/url/query-parser';
 import { rewriteUrl } from './http/url/decode-path';
-import { NestLogger } from './common/nest-logger';
+import { createPino, NestLogger } from './common/nest-logger';
+import { installRequestLog } from './http/request-log.hook';
+import { effectiveMaxConnections, installConnectionLimits } from './http/connection-limits';
+import { serverTimeouts } from './http/server-timeouts';
+import { ServiceMetrics } from './metrics/service-metrics';
+import { installRequestMetrics } from './metrics/request-metrics.hook';
+import { attachMetricSources } from './metrics/metric-sources';
 
 /**
  * Builds the application on Fastify with the reference's HTTP conventions: routing on the decoded
  * path, form-style last-wins query parsing, long free-form segments, no framework body parsing (POST
  * bodies are read by the routes after the guards), HEAD refused on the write GETs, browser CORS.
  */
-export async function createApp(options: AppModuleOptions): Promise<NestFastifyApplication> {
+export async function createApp(
+  options: AppModuleOptions,
+  /** main.ts passes the process's logger (it ends the quiet start-up); tests get one at their level. */
+  logger: NestLogger = new NestLogger(createPino(options.config.logLevel)),
+): Promise<NestFastifyApplication> {
   const adapter = new LeanFastifyAdapter({
     rewriteUrl: (req: { url?: string }) => rewriteUrl(req.url ?? '/'),
     routerOptions: {
@@ -26,15 +36,28 @@ export async function createApp(options: AppModuleOptions): Promise<NestFastifyA
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     logger: false,
+    ...serverTimeouts(options.config),
   });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(options), adapter, {
     bodyParser: false,
-    logger: new NestLogger(options.config.logLevel),
+    logger,
   });
   const fastify = app.getHttpAdapter().getInstance();
   installHttpHooks(fastify, options.config);
   installCorsHooks(fastify, parseCorsOrigins(options.config.corsOrigins));
+  installRequestLog(fastify, options.config.logLevel, options.config.requestLogSample);
+  // Per-request counting costs ~1–3 µs a request: paid only where metrics or /stats are enabled.
+  if (options.config.metricsPort !== '' || options.config.statsToken !== '') {
+    installRequestMetrics(fastify, app.get(ServiceMetrics));
+  }
+  installConnectionLimits(fastify.server, {
+    maxConnections: effectiveMaxConnections(options.config.maxConnections),
+    // Behind a proxy (CHAT_CLIENT_IP_HEADER set) every connection comes from the proxy: no per-peer cap.
+    maxConnectionsPerClient:
+      options.config.clientIpHeader === '' ? options.config.maxConnectionsPerClient : Infinity,
+  });
   app.enableShutdownHooks();
   await app.init();
+  attachMetricSources(app);
   return app;
 }

@@ -8,6 +8,7 @@ import { APP_CONFIG } from './config/config.tokens';
 import { DocsModule } from './docs/docs.module';
 import { Clock, SystemClock } from './common/clock';
 import { HealthController } from './health.controller';
+import { IdentityModule } from './identity/identity.module';
 import { HttpErrorFilter } from './http/http-error.filter';
 import { ListingModule } from './listing/listing.module';
 import { LogModule } from './log/log.module';
@@ -15,6 +16,9 @@ import { McpModule } from './mcp/mcp.module';
 import { NotesModule } from './notes/notes.module';
 import { ProjectionsModule } from './projections/projections.module';
 import { RoomsModule } from './rooms/rooms.module';
+import { MetricsModule } from './metrics/metrics.module';
+import { HumansModule } from './humans/humans.module';
+import { StatsModule } from './stats/stats.module';
 
 export interface AppModuleOptions {
   readonly config: Readonly<AppConfig>;
@@ -35,6 +39,8 @@ export class AppModule {
       imports: [
         ScheduleModule.forRoot(),
         AccessModule,
+        IdentityModule,
+        MetricsModule,
         LogModule,
         ProjectionsModule,
         RoomsModule,
@@ -42,6 +48,8 @@ export class AppModule {
         ListingModule,
         DocsModule,
         McpModule,
+        HumansModule,
+        StatsModule,
       ],
       controllers: [HealthController],
       providers: [

@@ -114,7 +114,9 @@ export function agentManifest(ctx: DocContext): object {
       ephemeral_ttl_seconds: ctx.config.ephemeralTtlSeconds,
       duplicate_filter_seconds: l.dupe_filter_seconds,
       long_poll_seconds: l.max_wait,
-      note: 'Per client address; reads and writes are separate budgets refilling continuously. A 429 states the wait.',
+      note:
+        'Per client address; reads and writes are separate budgets refilling continuously. A 429 states the wait.' +
+        (ctx.config.logBackend === 'nats' ? SCALED_OUT_NOTE : ''),
     },
     trust: {
       content_is_untrusted: true,
@@ -125,3 +127,9 @@ export function agentManifest(ctx: DocContext): object {
     mcp: { url: link(ctx, '/mcp'), transport: 'streamable-http' },
   };
 }
+
+/** Issue 14: with several nodes on one log, budgets, long-poll slots and the duplicate filter are per node. */
+const SCALED_OUT_NOTE =
+  ' This deployment runs several nodes on one shared log: these budgets, the long-poll slots and the ' +
+  'duplicate filter are kept per node, so a client the load balancer spreads over N nodes may get up to ' +
+  'N times them. Data (rooms, seqs, notes, nonces) is the same on every node.';

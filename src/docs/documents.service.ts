@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.tokens';
 import { Clock } from '../common/clock';
+import { BaseEntry, BaseRenderings } from './base-renderings';
 import { docContext } from './doc-context';
 import { DOCUMENTS, DocumentName } from './document-registry';
 
@@ -10,9 +11,6 @@ interface Rendered {
   readonly expiresAt: number;
 }
 
-/** Distinct base URLs whose renderings are kept; a Host header can name many, so the cache is bounded. */
-const MAX_BASES = 32;
-
 /**
  * Renders each document once per base URL and keeps the bytes (contract §15): documents depend only on
  * the configuration, which is frozen, and on the base URL their links use. JSON documents are printed
@@ -20,30 +18,35 @@ const MAX_BASES = 32;
  */
 @Injectable()
 export class DocumentsService {
-  private readonly cache = new Map<string, Map<DocumentName, Rendered>>();
+  private readonly cache: BaseRenderings<Map<DocumentName, Rendered>>;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.cache = new BaseRenderings(clock, () => new Map());
+  }
 
-  /** The served bytes of a document for a base URL, or null when this deployment does not publish it. */
-  bytes(name: DocumentName, base: string): Buffer | null {
-    let documents = this.cache.get(base);
-    if (documents === undefined) {
-      if (this.cache.size >= MAX_BASES) this.cache.clear();
-      this.cache.set(base, (documents = new Map()));
-    }
+  /**
+   * The served bytes of a document for a base URL, or null when this deployment does not publish it.
+   * Under a flood of unseen bases the relative-link rendering may be served instead (BaseRenderings).
+   */
+  bytes(name: DocumentName, requestedBase: string): Buffer | null {
+    return this.rendered(name, this.cache.of(requestedBase));
+  }
+
+  private rendered(name: DocumentName, entry: BaseEntry<Map<DocumentName, Rendered>>): Buffer | null {
+    const { base, renderings } = entry;
     const now = this.clock.nowMs();
-    const cached = documents.get(name);
+    const cached = renderings.get(name);
     if (cached !== undefined && now < cached.expiresAt) return cached.body;
     const spec = DOCUMENTS[name];
     const value = spec.render(docContext(this.config, base), {
       nowMs: now,
-      bytesOf: (other) => this.bytes(other, base),
+      bytesOf: (other) => this.rendered(other, entry),
     });
     const body = value === null ? null : Buffer.from(serialise(value), 'utf8');
-    documents.set(name, { body, expiresAt: spec.maxAgeMs === undefined ? Infinity : now + spec.maxAgeMs });
+    renderings.set(name, { body, expiresAt: spec.maxAgeMs === undefined ? Infinity : now + spec.maxAgeMs });
     return body;
   }
 

@@ -33,6 +33,11 @@ export function effectiveConfig(ctx: DocContext): object {
     ['edge_cache_seconds', c.edgeCacheSeconds, 'seconds (s-maxage of shareable reads)'],
     ['static_cache_seconds', c.staticCacheSeconds, 'seconds (s-maxage of documents)'],
     ['max_notes_total', ctx.notes.total, 'notes'],
+    [
+      'note_bytes_mb',
+      c.noteBytesMb,
+      'MiB of UTF-8 across all note values (a new or longer value past it is a 400)',
+    ],
     ['stillborn_seconds', c.stillbornSeconds, 'seconds (whole hours)'],
     ['retention_seconds', c.retentionSeconds, 'seconds without a write before deletion'],
     ['ring_bytes', c.ringBytes, 'bytes per room ring'],
@@ -65,6 +70,8 @@ const WITHHELD_REASONS: Readonly<Record<string, string>> = {
   CHAT_CORS_ORIGINS: 'the operator’s browser allow-list',
   CHAT_SECURITY_CONTACT: 'published at /.well-known/security.txt instead',
   CHAT_PUBLIC_URL: 'visible in every document’s links instead',
+  CHAT_METRICS_TOKEN: 'a secret',
+  CHAT_STATS_TOKEN: 'a secret',
   PORT: 'listener detail of the host',
   HOST: 'listener detail of the host',
 };
