@@ -131,27 +131,28 @@ describe('a 3-server NATS cluster, an R3 stream, two service nodes, one server k
     const killedAt = Date.now();
     const ackedBeforeKill = out.acked.length;
     await victim.kill9();
+    // Each node must resume on its own: the first write it acknowledges after the kill, per node.
+    const resumedAt = (n: number) =>
+      out.acked.find((write) => write.at > killedAt + 100 && write.text.startsWith(`node${n}-`))?.at;
     const resumeDeadline = killedAt + 30_000;
-    while (!out.acked.some((write) => write.at > killedAt + 100) && Date.now() < resumeDeadline) {
+    while ([0, 1].some((n) => resumedAt(n) === undefined) && Date.now() < resumeDeadline) {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
-    const resumedAfterMs = (out.acked.find((write) => write.at > killedAt + 100)?.at ?? NaN) - killedAt;
-    await new Promise((resolve) => setTimeout(resolve, 2000));
+    const resumedAfterMs = [0, 1].map((n) => (resumedAt(n) ?? NaN) - killedAt);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
     stop.now = true;
     await Promise.all(writers);
 
     // Reported for docs/scaling.md and the coordinator.
     console.log(
       `cluster kill -9 of ${victim.spec.name} (stream leader ${leader}): ${ackedBeforeKill} acked before, ` +
-        `${out.acked.length} acked in all, ${out.refused} refused; writes resumed ${resumedAfterMs} ms after the kill`,
+        `${out.acked.length} acked in all, ${out.refused} refused; ` +
+        `writes resumed ${resumedAfterMs.join(' / ')} ms after the kill (node0 / node1)`,
     );
     console.log(notes.join('\n'));
     expect(ackedBeforeKill).toBeGreaterThan(10);
-    expect(resumedAfterMs).toBeLessThan(30_000);
-    // Every node resumed, not just one: each acknowledged writes after the kill.
-    for (const n of [0, 1]) {
-      expect(out.acked.some((w) => w.at > killedAt + 100 && w.text.startsWith(`node${n}-`))).toBe(true);
-    }
+    // Every node resumed, not just one, within the bound (NaN, never resumed, fails too).
+    for (const ms of resumedAfterMs) expect(ms).toBeLessThan(30_000);
 
     for (const room of ['shared', 'own-0', 'own-1']) {
       const deadline = Date.now() + 15_000;

@@ -79,6 +79,7 @@ export class JetStreamEventLog implements EventLog {
         this.options.stream,
         (records) => this.commit(records),
         (m) => this.options.logger?.warn(m),
+        this.options.timeoutMs,
       );
       await tail.start();
       this.conn = { nc, js, jsm, tail };

@@ -17,6 +17,8 @@ import { offsetOf, seqOf } from './stream-reader';
 export class StreamTail {
   private messages: ConsumerMessages | undefined;
   private reopening: Promise<void> | undefined;
+  /** Bumped by every reopen attempt: a consumer whose creation outlived its attempt is discarded. */
+  private generation = 0;
   private stopped = false;
   private batch: LogRecord[] = [];
   private scheduled = false;
@@ -32,13 +34,15 @@ export class StreamTail {
     private readonly stream: string,
     private readonly deliver: (records: readonly LogRecord[]) => void,
     private readonly warn: (message: string) => void,
+    /** How long creating a consumer may take before the attempt is abandoned and made again. */
+    private readonly openDeadlineMs: number,
   ) {
     this.next = from;
   }
 
   /** Opens the consumer; a failure here is a start-up failure. */
   async start(): Promise<void> {
-    await this.open();
+    await this.open(this.generation);
   }
 
   /** The next offset this tail needs. */
@@ -77,7 +81,7 @@ export class StreamTail {
     this.messages = undefined;
   }
 
-  private async open(): Promise<void> {
+  private async open(generation: number): Promise<void> {
     const consumer = await this.js.consumers.get(this.stream, {
       deliver_policy: DeliverPolicy.StartSequence,
       opt_start_seq: seqOf(this.next),
@@ -85,7 +89,7 @@ export class StreamTail {
     // Pull requests expire after 5 s (heartbeats every 2.5 s): losing the server that holds this
     // consumer is noticed in seconds, not the default 30 s.
     const messages = await consumer.consume({ expires: 5000 });
-    if (this.stopped) {
+    if (this.stopped || generation !== this.generation) {
       messages.stop();
       return;
     }
@@ -103,8 +107,9 @@ export class StreamTail {
       this.messages = undefined;
       old?.stop();
       while (!this.stopped) {
+        const generation = ++this.generation;
         try {
-          await this.open();
+          await this.openWithin(generation);
           this.warn(`stream tail reopened at offset ${this.next}`);
           return;
         } catch (error) {
@@ -114,6 +119,26 @@ export class StreamTail {
       }
     })().finally(() => (this.reopening = undefined));
     return this.reopening;
+  }
+
+  /**
+   * The client library retries a consumer it cannot create (no stream leader yet) in the background
+   * without answering; an attempt that takes longer than the deadline is abandoned (its generation is
+   * stale, so a late consumer is stopped on arrival) and the next one starts.
+   */
+  private async openWithin(generation: number): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new Error(`no consumer within ${this.openDeadlineMs} ms`)),
+        this.openDeadlineMs,
+      );
+    });
+    try {
+      await Promise.race([this.open(generation), deadline]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /** Delivers until this consumer is stopped or replaced; reopens when the library gives up on it. */
