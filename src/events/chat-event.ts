@@ -1,42 +1,14 @@
-import { NoteEvent } from '../notes/note-events';
+import { NoteEvent } from './note-events';
+import { RoomEvent } from './room-events';
+
+export type { NoteEvent, NoteReclaimed, NoteWritten } from './note-events';
+export type { MessageAppended, RoomCreated, RoomEvent, RoomReaped } from './room-events';
 
 /**
  * Every accepted write becomes one or more of these past-tense events in the log; projections fold
  * them into read models. Events carry everything replay needs (timestamps included): replaying the
  * same log always yields the same rooms, rings and bytes.
  */
-
-/** A room name came into existence (first write, or first write after a reap). */
-export interface RoomCreated {
-  readonly type: 'room.created';
-  readonly room: string;
-  /** The new generation: the previous one + 1 (1 for a name never seen). */
-  readonly generation: number;
-  /** Creation time, µs since the epoch. */
-  readonly at: number;
-}
-
-/** One record was appended to a room's ring. `record` is the stored JSON line, byte for byte. */
-export interface MessageAppended {
-  readonly type: 'message.appended';
-  readonly room: string;
-  readonly seq: number;
-  /** Append time, µs since the epoch (the record's `ts`). */
-  readonly at: number;
-  readonly record: string;
-  /** Signed messages: the nonce as stored (integer digits), so the nonce index never parses big numbers. */
-  readonly nonce?: string;
-}
-
-/** An idle room was deleted; its last seq is kept as the floor the next generation continues from. */
-export interface RoomReaped {
-  readonly type: 'room.reaped';
-  readonly room: string;
-  readonly lastSeq: number;
-  readonly at: number;
-}
-
-export type RoomEvent = RoomCreated | MessageAppended | RoomReaped;
 export type ChatEvent = RoomEvent | NoteEvent;
 export type ChatEventType = ChatEvent['type'];
 

@@ -1,13 +1,19 @@
-import { ChatEvent } from './chat-event';
+import { ChatEvent, ChatEventType } from './chat-event';
+
+/**
+ * One key per member of the event union: the compiler refuses this object when a type is added to
+ * the union and not here, or listed here and not in the union, so the runtime list cannot drift.
+ */
+const EVERY_EVENT_TYPE: { readonly [T in ChatEventType]: true } = {
+  'room.created': true,
+  'message.appended': true,
+  'room.reaped': true,
+  'note.written': true,
+  'note.reclaimed': true,
+};
 
 /** Every event type this build writes and reads (tools validate filters against it). */
-export const EVENT_TYPES: ReadonlySet<string> = new Set([
-  'room.created',
-  'message.appended',
-  'room.reaped',
-  'note.written',
-  'note.reclaimed',
-]);
+export const EVENT_TYPES: ReadonlySet<string> = new Set(Object.keys(EVERY_EVENT_TYPE));
 
 /** Unknown or malformed payloads: the log holds something this build cannot interpret. */
 export class EventDecodeError extends Error {}

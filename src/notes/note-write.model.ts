@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { NoteEvent } from './note-events';
+import { NoteEvent } from '../events/note-events';
 import { NotesProjection } from './notes.projection';
 
 /** What a write decision knows about one note: its value and last write time, or null when absent. */

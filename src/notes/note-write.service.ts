@@ -10,7 +10,7 @@ import { ConflictRetry } from '../projections/conflict-retry';
 import { ProjectionRunner } from '../projections/projection-runner';
 import { NoteCaps, noteCaps } from './note-caps';
 import { NoteConditions } from './note-conditions';
-import { NoteEvent, NoteWritten } from './note-events';
+import { NoteEvent, NoteWritten } from '../events/note-events';
 import {
   assertConditionsHold,
   assertNonceUnused,

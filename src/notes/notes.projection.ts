@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ChatEvent } from '../events/chat-event';
 import { Projection } from '../projections/projection';
-import { NoteReclaimed, NoteWritten } from './note-events';
+import { NoteReclaimed, NoteWritten } from '../events/note-events';
 
 /** One stored note. `bytes` is the UTF-8 length of the value (the ack's `<n>B`, the bytes gauge). */
 export interface NoteEntry {

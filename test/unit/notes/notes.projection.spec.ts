@@ -1,4 +1,4 @@
-import { NoteEvent } from '../../../src/notes/note-events';
+import { NoteEvent } from '../../../src/events/note-events';
 import { NotesProjection } from '../../../src/notes/notes.projection';
 
 const written = (ns: string, key: string, value: string, at: number): NoteEvent => ({
