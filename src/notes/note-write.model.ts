@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { NoteEvent } from '../events/note-events';
+import { PendingEffects } from '../projections/event-writer';
+import { PendingOverlay } from '../projections/pending-overlay';
 import { NotesProjection } from './notes.projection';
 
 /** What a write decision knows about one note: its value and last write time, or null when absent. */
@@ -12,8 +14,6 @@ interface PendingNote {
   readonly ns: string;
   readonly key: string;
   readonly state: NoteState | null;
-  /** Offset of the last appended-but-not-yet-applied event that changed this note. */
-  readonly untilOffset: number;
 }
 
 /**
@@ -26,13 +26,13 @@ interface PendingNote {
  */
 @Injectable()
 export class NoteWriteModel {
-  private readonly pending = new Map<string, PendingNote>();
+  private readonly pending = new PendingOverlay<PendingNote>();
 
   constructor(private readonly notes: NotesProjection) {}
 
   view(ns: string, key: string): NoteState | null {
     const pending = this.pending.get(id(ns, key));
-    if (pending !== undefined) return pending.state;
+    if (pending !== undefined) return pending.state.state;
     const note = this.notes.get(ns, key);
     return note === undefined ? null : { value: note.value, lastWriteAt: note.lastWriteAt };
   }
@@ -50,7 +50,7 @@ export class NoteWriteModel {
   /** UTF-8 bytes of every note value, counting what is pending (the note-byte budget asks). */
   totalBytes(): number {
     let delta = 0;
-    for (const note of this.pending.values()) {
+    for (const [, note] of this.pending.entries()) {
       const applied = this.notes.get(note.ns, note.key)?.bytes ?? 0;
       delta += (note.state === null ? 0 : Buffer.byteLength(note.state.value, 'utf8')) - applied;
     }
@@ -61,26 +61,25 @@ export class NoteWriteModel {
     return this.pending.has(id(ns, key));
   }
 
-  /** Records the state a just-appended event leads to. */
-  record(event: NoteEvent, untilOffset: number): void {
-    const state = nextNoteState(this.view(event.ns, event.key), event);
-    this.pending.set(id(event.ns, event.key), { ns: event.ns, key: event.key, state, untilOffset });
-  }
-
-  /** An append from `offset` on was refused: forgets what it and later appends recorded (see RoomWriteModel). */
-  discardFrom(offset: number): void {
-    for (const [key, note] of this.pending) if (note.untilOffset >= offset) this.pending.delete(key);
-  }
-
-  /** Forgets pending state once the read model has applied everything up to `offset`. */
-  settle(ns: string, key: string, offset: number): void {
-    const pending = this.pending.get(id(ns, key));
-    if (pending !== undefined && pending.untilOffset <= offset) this.pending.delete(id(ns, key));
+  /** What appending `events` does to this model, for EventWriter. */
+  effectsOf(events: readonly NoteEvent[]): PendingEffects {
+    return {
+      record: (last) => {
+        for (const event of events) {
+          const { ns, key } = event;
+          this.pending.set(id(ns, key), { ns, key, state: nextNoteState(this.view(ns, key), event) }, last);
+        }
+      },
+      discardFrom: (first) => this.pending.discardFrom(first),
+      settle: (last) => {
+        for (const { ns, key } of events) this.pending.settle(id(ns, key), last);
+      },
+    };
   }
 
   private pendingDelta(matches: (note: PendingNote) => boolean): number {
     let delta = 0;
-    for (const note of this.pending.values()) {
+    for (const [, note] of this.pending.entries()) {
       if (!matches(note)) continue;
       const applied = this.notes.get(note.ns, note.key) !== undefined;
       if ((note.state !== null) !== applied) delta += note.state !== null ? 1 : -1;

@@ -3,11 +3,8 @@ import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.tokens';
 import { Clock } from '../common/clock';
 import { assertName } from '../common/names';
-import { encodeEvent } from '../events/event-codec';
-import { EventLog } from '../log/event-log';
-import { EVENT_LOG } from '../log/log.tokens';
 import { ConflictRetry } from '../projections/conflict-retry';
-import { ProjectionRunner } from '../projections/projection-runner';
+import { EventWriter } from '../projections/event-writer';
 import { NoteCaps, noteCaps } from './note-caps';
 import { NoteConditions } from './note-conditions';
 import { NoteEvent, NoteWritten } from '../events/note-events';
@@ -65,8 +62,7 @@ export class NoteWriteService {
 
   constructor(
     @Inject(APP_CONFIG) config: AppConfig,
-    @Inject(EVENT_LOG) private readonly log: EventLog,
-    private readonly runner: ProjectionRunner,
+    private readonly writer: EventWriter,
     private readonly model: NoteWriteModel,
     private readonly clock: Clock,
     private readonly retry: ConflictRetry,
@@ -156,18 +152,6 @@ export class NoteWriteService {
   }
 
   private async commit(events: readonly NoteEvent[]): Promise<void> {
-    this.runner.assertAccepting();
-    const first = this.log.head();
-    const last = first + events.length - 1;
-    const appended = this.log.append(events.map(encodeEvent));
-    for (const event of events) this.model.record(event, last);
-    try {
-      await appended;
-    } catch (error) {
-      this.model.discardFrom(first);
-      throw error;
-    }
-    await this.runner.whenApplied(last);
-    for (const event of events) this.model.settle(event.ns, event.key, last);
+    await this.writer.write(events, this.model.effectsOf(events));
   }
 }

@@ -22,6 +22,7 @@ import { CheckpointRecovery } from './checkpoint-recovery';
 import { CheckpointStore } from './checkpoint-store';
 import { CheckpointService } from './checkpoint.service';
 import { ConflictRetry } from './conflict-retry';
+import { EventWriter } from './event-writer';
 import { PROJECTIONS } from './projection';
 import { ProjectionRunner } from './projection-runner';
 import { ServiceHealth } from './service-health';
@@ -64,9 +65,11 @@ import { ServiceHealth } from './service-health';
     CheckpointService,
     ServiceHealth,
     ConflictRetry,
+    EventWriter,
   ],
   exports: [
     ConflictRetry,
+    EventWriter,
     ServiceHealth,
     RingFileStore,
     TailCache,

@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { RoomEvent } from '../events/chat-event';
+import { PendingEffects } from '../projections/event-writer';
+import { PendingOverlay } from '../projections/pending-overlay';
 import { RoomsProjection } from './rooms.projection';
 
 /** What a write decision needs to know about a room name. */
@@ -10,31 +12,30 @@ export interface RoomWriteState {
   readonly head: number;
 }
 
-interface PendingState extends RoomWriteState {
-  /** Offset of the last appended-but-not-yet-applied event that changed this room. */
-  readonly untilOffset: number;
+/** A signed append's nonce, spent in the same batch as its message. */
+export interface SpentNonce {
+  readonly room: string;
+  readonly did: string;
+  readonly nonce: bigint;
 }
 
 /**
  * The state write decisions are made against: the rooms read model plus the effect of events that were
- * appended but not yet applied. Decisions, appends and these updates happen in one synchronous step,
- * so the order of decisions is the order of the log and two concurrent writers can never be given the
- * same seq or both create a room.
+ * appended but not yet applied (two PendingOverlays: room states, and nonces by `room|did`). Decisions,
+ * appends and the overlay updates happen in one synchronous step (EventWriter), so the order of
+ * decisions is the order of the log and two concurrent writers can never be given the same seq or
+ * both create a room.
  */
 @Injectable()
 export class RoomWriteModel {
-  private readonly pending = new Map<string, PendingState>();
-  /** Nonces of signed appends not applied yet, by `room|did`. */
-  private readonly pendingNonces = new Map<
-    string,
-    { readonly nonce: bigint; readonly untilOffset: number }
-  >();
+  private readonly pending = new PendingOverlay<RoomWriteState>();
+  private readonly pendingNonces = new PendingOverlay<bigint>();
 
   constructor(private readonly rooms: RoomsProjection) {}
 
   view(room: string): RoomWriteState {
     const pending = this.pending.get(room);
-    if (pending !== undefined) return pending;
+    if (pending !== undefined) return pending.state;
     const meta = this.rooms.meta(room);
     return meta === undefined
       ? { exists: false, generation: 0, head: 0 }
@@ -44,7 +45,7 @@ export class RoomWriteModel {
   /** Rooms that exist or are being created (the room-count cap counts both). Only creations ask. */
   roomCount(): number {
     let count = this.rooms.liveRooms;
-    for (const [room, state] of this.pending) {
+    for (const [room, state] of this.pending.entries()) {
       const applied = this.rooms.meta(room)?.exists ?? false;
       if (state.exists !== applied) count += state.exists ? 1 : -1;
     }
@@ -53,50 +54,37 @@ export class RoomWriteModel {
 
   /** The last nonce `did` spent in `room`, counting appends the read model has not applied yet. */
   lastNonce(room: string, did: string): bigint | null {
-    return this.pendingNonces.get(`${room}|${did}`)?.nonce ?? this.rooms.lastNonce(room, did);
-  }
-
-  recordNonce(room: string, did: string, nonce: bigint, untilOffset: number): void {
-    this.pendingNonces.set(`${room}|${did}`, { nonce, untilOffset });
-  }
-
-  settleNonce(room: string, did: string, offset: number): void {
-    const key = `${room}|${did}`;
-    const pending = this.pendingNonces.get(key);
-    if (pending !== undefined && pending.untilOffset <= offset) this.pendingNonces.delete(key);
+    return this.pendingNonces.get(nonceKey(room, did))?.state ?? this.rooms.lastNonce(room, did);
   }
 
   hasPending(room: string): boolean {
     return this.pending.has(room);
   }
 
-  /** Records the state a just-appended event leads to. */
-  record(room: string, state: RoomWriteState, untilOffset: number): void {
-    this.pending.set(room, {
-      exists: state.exists,
-      generation: state.generation,
-      head: state.head,
-      untilOffset,
-    });
+  /** What appending `events` (and spending `spent`) does to this model, for EventWriter. */
+  effectsOf(events: readonly RoomEvent[], spent?: SpentNonce): PendingEffects {
+    const touched = new Set(events.map((event) => event.room));
+    return {
+      record: (last) => {
+        if (spent) this.pendingNonces.set(nonceKey(spent.room, spent.did), spent.nonce, last);
+        for (const event of events) {
+          this.pending.set(event.room, nextWriteState(this.view(event.room), event), last);
+        }
+      },
+      discardFrom: (first) => {
+        this.pending.discardFrom(first);
+        this.pendingNonces.discardFrom(first);
+      },
+      settle: (last) => {
+        for (const room of touched) this.pending.settle(room, last);
+        if (spent) this.pendingNonces.settle(nonceKey(spent.room, spent.did), last);
+      },
+    };
   }
+}
 
-  /**
-   * An append from `offset` on was refused (another node wrote first, or the log failed): forgets
-   * the pending state it and any later append of this node recorded, so the next decision reads the
-   * read model again. Later appends were chained on it by the log and are refused too.
-   */
-  discardFrom(offset: number): void {
-    for (const [room, state] of this.pending) if (state.untilOffset >= offset) this.pending.delete(room);
-    for (const [key, spent] of this.pendingNonces) {
-      if (spent.untilOffset >= offset) this.pendingNonces.delete(key);
-    }
-  }
-
-  /** Forgets pending state once the read model has applied everything up to `offset`. */
-  settle(room: string, offset: number): void {
-    const pending = this.pending.get(room);
-    if (pending !== undefined && pending.untilOffset <= offset) this.pending.delete(room);
-  }
+function nonceKey(room: string, did: string): string {
+  return `${room}|${did}`;
 }
 
 /** How one event changes a room's write state (the write-side mirror of the projection's fold). */

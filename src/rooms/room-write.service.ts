@@ -3,14 +3,11 @@ import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.tokens';
 import { Clock } from '../common/clock';
 import { RoomEvent } from '../events/chat-event';
-import { encodeEvent } from '../events/event-codec';
-import { EventLog } from '../log/event-log';
-import { EVENT_LOG } from '../log/log.tokens';
 import { ConflictRetry } from '../projections/conflict-retry';
-import { ProjectionRunner } from '../projections/projection-runner';
+import { EventWriter } from '../projections/event-writer';
 import { assertRoomCapacity } from './room-capacity';
 import { assertFreshNonce, decideAppend, EVENTS_ROOM, MessageSignature } from './room-rules';
-import { nextWriteState, RoomWriteModel } from './room-write-model';
+import { RoomWriteModel, SpentNonce } from './room-write-model';
 import { RoomsProjection } from './rooms.projection';
 
 export interface AppendMessage {
@@ -28,23 +25,16 @@ export interface AppendedMessage {
   readonly createdRoom: boolean;
 }
 
-interface SpentNonce {
-  readonly room: string;
-  readonly did: string;
-  readonly nonce: bigint;
-}
-
 /**
- * The one place room events are appended. Decide → append → record the pending state all happen in
- * one synchronous step (see RoomWriteModel); the caller gets its answer only after the log made the
- * events durable and the projections applied them, so the reply reads its own write.
+ * The one place room events are decided and written. Decide → append → record the pending state all
+ * happen in one synchronous step (EventWriter, RoomWriteModel); the caller gets its answer only after
+ * the log made the events durable and the projections applied them, so the reply reads its own write.
  */
 @Injectable()
 export class RoomWriteService {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    @Inject(EVENT_LOG) private readonly log: EventLog,
-    private readonly runner: ProjectionRunner,
+    private readonly writer: EventWriter,
     private readonly writeModel: RoomWriteModel,
     private readonly rooms: RoomsProjection,
     private readonly clock: Clock,
@@ -103,24 +93,6 @@ export class RoomWriteService {
   }
 
   private async commit(events: readonly RoomEvent[], spent?: SpentNonce): Promise<void> {
-    this.runner.assertAccepting();
-    const first = this.log.head();
-    const last = first + events.length - 1;
-    const appended = this.log.append(events.map(encodeEvent));
-    if (spent) this.writeModel.recordNonce(spent.room, spent.did, spent.nonce, last);
-    const touched = new Set<string>();
-    for (const event of events) {
-      this.writeModel.record(event.room, nextWriteState(this.writeModel.view(event.room), event), last);
-      touched.add(event.room);
-    }
-    try {
-      await appended;
-    } catch (error) {
-      this.writeModel.discardFrom(first);
-      throw error;
-    }
-    await this.runner.whenApplied(last);
-    for (const room of touched) this.writeModel.settle(room, last);
-    if (spent) this.writeModel.settleNonce(spent.room, spent.did, last);
+    await this.writer.write(events, this.writeModel.effectsOf(events, spent));
   }
 }
