@@ -2,13 +2,12 @@ import { Injectable } from '@nestjs/common';
 import { NoteEvent } from '../events/note-events';
 import { PendingEffects } from '../projections/event-writer';
 import { PendingOverlay } from '../projections/pending-overlay';
-import { NotesProjection } from './notes.projection';
+import type { NoteWriteState } from './note-write.decider';
+import { NoteState } from './note-state';
 
-/** What a write decision knows about one note: its value and last write time, or null when absent. */
-export interface NoteState {
-  readonly value: string;
-  readonly lastWriteAt: number;
-}
+export type { NoteState } from './note-state';
+import { ROOM_ALLOW, ROOM_NONCE } from './reserved-namespaces';
+import { NotesProjection } from './notes.projection';
 
 interface PendingNote {
   readonly ns: string;
@@ -55,6 +54,35 @@ export class NoteWriteModel {
       delta += (note.state === null ? 0 : Buffer.byteLength(note.state.value, 'utf8')) - applied;
     }
     return this.notes.totalBytes + delta;
+  }
+
+  /**
+   * What a write to (ns, key) is decided against. Everything but the current value is read only if
+   * the decision asks (getters): counting pending notes walks the overlay, and most writes never need it.
+   */
+  stateFor(ns: string, key: string): NoteWriteState {
+    const room = (space: string) => this.view(space, key);
+    const totalBytes = () => this.totalBytes();
+    const countIn = () => this.countIn(ns);
+    const total = () => this.total();
+    return {
+      current: this.view(ns, key),
+      get nonceCounter() {
+        return room(ROOM_NONCE)?.value ?? null;
+      },
+      get hasAllowList() {
+        return room(ROOM_ALLOW) !== null;
+      },
+      get storedBytes() {
+        return totalBytes();
+      },
+      get inNamespace() {
+        return countIn();
+      },
+      get total() {
+        return total();
+      },
+    };
   }
 
   hasPending(ns: string, key: string): boolean {

@@ -7,7 +7,11 @@ const MIB = 1024 * 1024;
  * Capacity for new rooms (contract §8.8): existing rooms always take writes; a new one is refused
  * with 400 once the room count or the total room bytes reach their caps.
  */
-export function assertRoomCapacity(config: AppConfig, roomCount: number, roomBytes: number): void {
+export function assertRoomCapacity(
+  config: Pick<AppConfig, 'maxRooms' | 'roomBytesTotal' | 'retentionSeconds' | 'stillbornSeconds'>,
+  roomCount: number,
+  roomBytes: number,
+): void {
   if (roomCount >= config.maxRooms) {
     throw new BadRequestError(
       `room limit reached (${config.maxRooms} is the cap): write to an existing room instead (GET /rooms ` +

@@ -2,22 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { RoomEvent } from '../events/chat-event';
 import { PendingEffects } from '../projections/event-writer';
 import { PendingOverlay } from '../projections/pending-overlay';
+import { EVENTS_ROOM } from './room-rules';
 import { RoomsProjection } from './rooms.projection';
+import { RoomAppendState, RoomWriteState, SpentNonce } from './room-write-state';
 
-/** What a write decision needs to know about a room name. */
-export interface RoomWriteState {
-  readonly exists: boolean;
-  readonly generation: number;
-  /** Newest seq assigned (the floor while reaped). */
-  readonly head: number;
-}
-
-/** A signed append's nonce, spent in the same batch as its message. */
-export interface SpentNonce {
-  readonly room: string;
-  readonly did: string;
-  readonly nonce: bigint;
-}
+export type { RoomWriteState, SpentNonce } from './room-write-state';
 
 /**
  * The state write decisions are made against: the rooms read model plus the effect of events that were
@@ -55,6 +44,30 @@ export class RoomWriteModel {
   /** The last nonce `did` spent in `room`, counting appends the read model has not applied yet. */
   lastNonce(room: string, did: string): bigint | null {
     return this.pendingNonces.get(nonceKey(room, did))?.state ?? this.rooms.lastNonce(room, did);
+  }
+
+  /**
+   * What an append to `room` by `from` is decided against. The nonce and the capacity figures are
+   * read only if the decision asks (getters): counting rooms walks the overlay, and most appends go
+   * to rooms that exist.
+   */
+  stateFor(room: string, from: string): RoomAppendState {
+    const lastNonce = () => this.lastNonce(room, from);
+    const roomCount = () => this.roomCount();
+    const roomBytes = () => this.rooms.liveRoomBytes;
+    return {
+      target: this.view(room),
+      eventsRoom: this.view(EVENTS_ROOM),
+      get lastNonce() {
+        return lastNonce();
+      },
+      get roomCount() {
+        return roomCount();
+      },
+      get roomBytes() {
+        return roomBytes();
+      },
+    };
   }
 
   hasPending(room: string): boolean {

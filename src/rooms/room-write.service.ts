@@ -5,17 +5,10 @@ import { Clock } from '../common/clock';
 import { RoomEvent } from '../events/chat-event';
 import { ConflictRetry } from '../projections/conflict-retry';
 import { EventWriter } from '../projections/event-writer';
-import { assertRoomCapacity } from './room-capacity';
-import { assertFreshNonce, decideAppend, EVENTS_ROOM, MessageSignature } from './room-rules';
+import { AppendMessage, decideAppend } from './room-append.decider';
 import { RoomWriteModel, SpentNonce } from './room-write-model';
-import { RoomsProjection } from './rooms.projection';
 
-export interface AppendMessage {
-  readonly room: string;
-  readonly from: string;
-  readonly text: string;
-  readonly signature?: MessageSignature;
-}
+export type { AppendMessage, MessageSignature } from './room-append.decider';
 
 export interface AppendedMessage {
   readonly room: string;
@@ -36,7 +29,6 @@ export class RoomWriteService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly writer: EventWriter,
     private readonly writeModel: RoomWriteModel,
-    private readonly rooms: RoomsProjection,
     private readonly clock: Clock,
     private readonly retry: ConflictRetry,
   ) {}
@@ -61,22 +53,9 @@ export class RoomWriteService {
    * ExpectedHeadMismatchError; AdmittedAppendService decides the whole lane again (ConflictRetry).
    */
   async append(message: AppendMessage): Promise<AppendedMessage> {
-    const target = this.writeModel.view(message.room);
-    if (!target.exists)
-      assertRoomCapacity(this.config, this.writeModel.roomCount(), this.rooms.liveRoomBytes);
-    const nonce = message.signature ? BigInt(message.signature.nonceDigits) : null;
-    if (nonce !== null)
-      assertFreshNonce(message.room, nonce, this.writeModel.lastNonce(message.room, message.from));
-    const decision = decideAppend({
-      ...message,
-      target,
-      eventsRoom: this.writeModel.view(EVENTS_ROOM),
-      atMicros: this.clock.nowMicros(),
-    });
-    await this.commit(
-      decision.events,
-      nonce === null ? undefined : { room: message.room, did: message.from, nonce },
-    );
+    const state = this.writeModel.stateFor(message.room, message.from);
+    const decision = decideAppend(message, state, this.config, this.clock.nowMicros());
+    await this.commit(decision.events, decision.spent);
     return {
       room: message.room,
       seq: decision.seq,
