@@ -6,7 +6,7 @@ import { RouteNotFoundError } from '../common/errors/route-not-found.error';
 import { resolveBaseUrl } from '../docs/base-url';
 import { CompressedBody } from '../http/compression/compressed-body';
 import { sendEncoded } from '../http/compression/encoded-send';
-import { linkHeader } from '../http/document.presenter';
+import { linkHeader } from '../docs/http/document.presenter';
 import { addVary } from '../http/vary';
 import { HUMANS_CSP, HUMANS_PAGE, HUMANS_SCRIPT_ASSET, HUMANS_STYLE_ASSET } from './humans-assets';
 
