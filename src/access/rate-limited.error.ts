@@ -47,4 +47,9 @@ export class RateLimitedError extends DomainError {
     );
     this.bucket = kind;
   }
+
+  /** 429s are counted by the bucket that was empty: `rate_read` or `rate_write`. */
+  override get refusalKind(): string {
+    return `rate_${this.bucket}`;
+  }
 }
