@@ -1,6 +1,6 @@
 import { DomainError } from '../common/domain-error';
-import { roundHalfEven } from '../common/py-round';
-import { formatG } from '../http/render/py-format';
+import { roundHalfEven } from '../common/py-compat/py-round';
+import { formatG } from '../common/py-compat/py-format';
 import { RateKind } from './rate-bucket.decorator';
 import { refillRate } from './refill-rate';
 

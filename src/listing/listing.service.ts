@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.tokens';
 import { Clock } from '../common/clock';
-import { pyRound } from '../common/py-float';
+import { pyRound } from '../common/py-compat/py-float';
 import { noteCaps } from '../notes/note-caps';
 import { NotesProjection } from '../notes/notes.projection';
 import { RoomsProjection } from '../rooms/rooms.projection';

@@ -1,4 +1,4 @@
-import { formatFixed } from '../../common/py-round';
+import { formatFixed } from '../../common/py-compat/py-round';
 import { LISTING_BANNER, ListingView } from '../listing-view';
 
 const KIB = 1024;
