@@ -1,18 +1,18 @@
 #!/usr/bin/env python3
-"""Writes src/access/casefold-table.ts: Python's str.casefold() for every code point it changes.
+"""Writes src/common/py-compat/casefold-table.ts: Python's str.casefold() for every code point it changes.
 
 The duplicate filter (contract §8.5) keys texts on their Python `casefold()`, the full Unicode case
 folding (CaseFolding.txt statuses C + F: `ß` → `ss`, `ﬁ` → `fi`, `ς` → `σ`, Cherokee lowercase →
 uppercase). JavaScript has no casefold and `toLowerCase` differs from it on 211 code points, so the
 whole mapping is emitted here from the interpreter the reference runs on and committed.
 
-Run from the repository root:  python3 scripts/gen-casefold-table.py && npx prettier --write src/access/casefold-table.ts
+Run from the repository root:  python3 scripts/gen-casefold-table.py && npx prettier --write src/common/py-compat/casefold-table.ts
 """
 
 import sys
 import unicodedata
 
-OUT = "src/access/casefold-table.ts"
+OUT = "src/common/py-compat/casefold-table.ts"
 PER_LINE = 9
 
 

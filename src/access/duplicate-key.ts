@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { codePointLength, invisiblesToSpaces } from '../common/sweep';
-import { casefold } from './casefold';
+import { casefold } from '../common/py-compat/casefold';
 
 /** A 422's ref token pasted into a text (with the `ref=` / `&ref=` the refusal shows it behind). */
 const REF_TOKEN = /(?:&?ref=)?422-[0-9a-f]{1,8}-[0-9a-f]{4}/g;

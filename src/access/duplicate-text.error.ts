@@ -1,5 +1,5 @@
 import { DomainError } from '../common/domain-error';
-import { formatG } from '../http/render/py-format';
+import { formatG } from '../common/py-compat/py-format';
 
 export interface DuplicateTextDetails {
   readonly room: string;

@@ -1,6 +1,6 @@
 import { DomainError } from '../common/domain-error';
-import { roundHalfEven } from '../common/py-round';
-import { formatG } from '../http/render/py-format';
+import { roundHalfEven } from '../common/py-compat/py-round';
+import { formatG } from '../common/py-compat/py-format';
 import { RateKind } from './rate-bucket.decorator';
 import { refillRate } from './refill-rate';
 
@@ -46,5 +46,10 @@ export class RateLimitedError extends DomainError {
       { 'retry-after': String(wait) },
     );
     this.bucket = kind;
+  }
+
+  /** 429s are counted by the bucket that was empty: `rate_read` or `rate_write`. */
+  override get refusalKind(): string {
+    return `rate_${this.bucket}`;
   }
 }

@@ -1,4 +1,4 @@
-import { formatFixed } from '../common/py-round';
+import { formatFixed } from '../common/py-compat/py-round';
 
 /**
  * A per-minute budget's refill, worded so a caller can pace against it (contract §13.3):

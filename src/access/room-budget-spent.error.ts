@@ -1,5 +1,5 @@
 import { DomainError } from '../common/domain-error';
-import { roundHalfEven } from '../common/py-round';
+import { roundHalfEven } from '../common/py-compat/py-round';
 import { retryAfterSeconds } from './rate-limited.error';
 
 export interface RoomBudgetSpentDetails {

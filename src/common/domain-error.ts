@@ -30,4 +30,9 @@ export class DomainError extends Error {
     super(message);
     this.name = new.target.name;
   }
+
+  /** The label metrics count this refusal under (src/http/refusal-tags.ts); the code unless refined. */
+  get refusalKind(): string {
+    return this.code;
+  }
 }

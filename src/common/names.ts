@@ -1,5 +1,5 @@
 import { BadRequestError } from './errors/bad-request.error';
-import { pyRepr } from './py-repr';
+import { pyRepr } from './py-compat/py-repr';
 
 /** Rooms, nicknames, note namespaces and keys all follow one grammar (spec: Name grammar). */
 export const NAME_PATTERN = /^[a-z0-9][a-z0-9_-]{0,47}$/;

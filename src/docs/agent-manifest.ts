@@ -1,6 +1,6 @@
 import { NAME_PATTERN_SOURCE } from '../common/names';
 import { FIXED_LIMITS } from '../config/app-config';
-import { formatG } from '../http/render/py-format';
+import { formatG } from '../common/py-compat/py-format';
 import { IDENTITY_SUMMARY } from './auth.md';
 import { DocContext, link, selfUrl } from './doc-context';
 import {

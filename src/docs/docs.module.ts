@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
-import { DocumentPresenter } from '../http/document.presenter';
-import { DocumentsController } from './documents.controller';
+import { DocumentPresenter } from './http/document.presenter';
+import { DocumentsController } from './http/documents.controller';
 import { DocumentsService } from './documents.service';
 
 /** The companion documents: manual, markdown guides, OpenAPI, manifests and catalogs (contract §15). */

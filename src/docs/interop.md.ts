@@ -1,4 +1,4 @@
-import { formatG } from '../http/render/py-format';
+import { formatG } from '../common/py-compat/py-format';
 import { DocContext, link } from './doc-context';
 
 /** /interop.md (contract §15.1): bridging to other protocols, all of it outside this server. */

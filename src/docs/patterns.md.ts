@@ -1,5 +1,5 @@
 import { FIXED_LIMITS } from '../config/app-config';
-import { formatG } from '../http/render/py-format';
+import { formatG } from '../common/py-compat/py-format';
 import { DocContext, link, proseBytes } from './doc-context';
 
 /** /patterns.md (contract §15.1): worked multi-agent conventions built on rooms and notes. */

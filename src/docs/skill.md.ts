@@ -1,4 +1,4 @@
-import { formatG } from '../http/render/py-format';
+import { formatG } from '../common/py-compat/py-format';
 import { DocContext, link } from './doc-context';
 import { SERVICE_NAME } from './service-identity';
 

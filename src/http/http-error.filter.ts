@@ -10,8 +10,7 @@ import { Replies } from './reply';
 import { resolveUnmatched } from './routes/route-resolution';
 import { requestPath } from './url/decode-path';
 import { closeIfBodyUnread } from './unread-body';
-import { noteRefusal } from '../metrics/refusal-tags';
-import { RateLimitedError } from '../access/rate-limited.error';
+import { noteRefusal } from './refusal-tags';
 
 interface FastifyLikeError {
   readonly statusCode?: number;
@@ -47,10 +46,7 @@ export class HttpErrorFilter implements ExceptionFilter {
       if (exception.code === 'route_not_found') return this.notFound(reply);
       for (const [name, value] of Object.entries(exception.headers)) reply.header(name, value);
       const status = ERROR_STATUS[exception.code];
-      noteRefusal(
-        request.raw,
-        exception instanceof RateLimitedError ? `rate_${exception.bucket}` : exception.code,
-      );
+      noteRefusal(request.raw, exception.refusalKind);
       if (status >= 500) this.logger.error(exception.message);
       return this.replies.text(reply, `${status} ${exception.message}`, 'no-store', status);
     }

@@ -1,5 +1,5 @@
 import { FastifyInstance } from 'fastify';
-import { headerBlockRefusal, HeaderLimits } from '../access/header-limits';
+import { headerBlockRefusal, HeaderLimits } from './header-limits';
 import { setBodyDeadline } from './body/body-reader';
 import { rememberClient } from './client-identity';
 import { duplicateHostRefusal } from './duplicate-host';

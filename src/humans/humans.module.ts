@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { HumansController } from './humans.controller';
+import { HumansController } from './http/humans.controller';
 
 /** The page for people at /humans (issue 17). */
 @Module({ controllers: [HumansController] })

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
-import { ListingPresenter } from '../http/listing.presenter';
-import { ListingController } from './listing.controller';
+import { ListingPresenter } from './http/listing.presenter';
+import { ListingController } from './http/listing.controller';
 import { ListingService } from './listing.service';
 
 /**

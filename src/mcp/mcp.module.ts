@@ -3,7 +3,7 @@ import { DocsModule } from '../docs/docs.module';
 import { ListingModule } from '../listing/listing.module';
 import { NotesModule } from '../notes/notes.module';
 import { RoomsModule } from '../rooms/rooms.module';
-import { McpController } from './mcp.controller';
+import { McpController } from './http/mcp.controller';
 import { McpMeter } from './mcp-meter';
 import { McpServerPool } from './mcp-server-pool';
 import { McpService } from './mcp.service';

@@ -4,7 +4,7 @@ import { AppConfig, FIXED_LIMITS } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.tokens';
 import { Clock } from '../common/clock';
 import { BadRequestError } from '../common/errors/bad-request.error';
-import { renderNoteAckText, renderNoteListText, renderNoteText } from '../http/render/note.renderer';
+import { renderNoteAckText, renderNoteListText, renderNoteText } from '../notes/http/note.renderer';
 import { noteSigningPayload } from '../identity/signing-payload';
 import { NoteLanesService } from '../notes/note-lanes.service';
 import { NoteReadService } from '../notes/note-read.service';

@@ -5,7 +5,7 @@ import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.tokens';
 import { Clock } from '../common/clock';
 import { BadRequestError } from '../common/errors/bad-request.error';
-import { renderRoomText } from '../http/render/room-text.renderer';
+import { renderRoomText } from '../rooms/http/room-text.renderer';
 import { messageSigningPayload } from '../identity/signing-payload';
 import { ListingService } from '../listing/listing.service';
 import { MessageLanesService } from '../rooms/message-lanes.service';

@@ -1,6 +1,6 @@
 import { FastifyInstance } from 'fastify';
 import { Counter, Histogram } from 'prom-client';
-import { refusalKind } from './refusal-tags';
+import { refusalKind } from '../http/refusal-tags';
 import { ServiceMetrics } from './service-metrics';
 import { isWriteGetPath } from '../http/routes/route-table';
 import { requestPath } from '../http/url/decode-path';

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { BadRequestError } from '../common/errors/bad-request.error';
 import { ForbiddenError } from '../common/errors/forbidden.error';
 import { assertName } from '../common/names';
-import { pyRepr } from '../common/py-repr';
+import { pyRepr } from '../common/py-compat/py-repr';
 import { abbreviateDid, isDidKey } from '../identity/did-key';
 import { RoomWriteModel } from '../rooms/room-write-model';
 import { NoteWriteModel } from './note-write.model';

@@ -1,5 +1,5 @@
 import { BadRequestError } from '../common/errors/bad-request.error';
-import { pyRepr } from '../common/py-repr';
+import { pyRepr } from '../common/py-compat/py-repr';
 import { JsonObject } from '../http/body/json-object.parser';
 import { Query } from '../http/url/query-parser';
 

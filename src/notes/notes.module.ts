@@ -1,12 +1,12 @@
 import { Module } from '@nestjs/common';
-import { NotesPresenter } from '../http/notes.presenter';
+import { NotesPresenter } from './http/notes.presenter';
 import { RoomsModule } from '../rooms/rooms.module';
 import { NamespaceGate } from './namespace-gate';
 import { NoteLanesService } from './note-lanes.service';
 import { NoteReadService } from './note-read.service';
 import { NoteStateModule } from './note-state.module';
 import { NoteWriteService } from './note-write.service';
-import { NotesController } from './notes.controller';
+import { NotesController } from './http/notes.controller';
 import { NotesReaperService } from './notes-reaper.service';
 import { SignedNoteLaneService } from './signed-note-lane.service';
 

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { BadRequestError } from '../common/errors/bad-request.error';
 import { assertName, NAME_PATTERN_SOURCE, isValidName } from '../common/names';
-import { pyRepr } from '../common/py-repr';
+import { pyRepr } from '../common/py-compat/py-repr';
 import { JsonObject } from '../http/body/json-object.parser';
 import { AdmittedAppendService } from './admitted-append.service';
 import { sweptMessageText } from './room-rules';

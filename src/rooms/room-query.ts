@@ -1,5 +1,5 @@
 import { FIXED_LIMITS } from '../config/app-config';
-import { parseNonNegativeInt, parsePyFloat } from '../common/py-number';
+import { parseNonNegativeInt, parsePyFloat } from '../common/py-compat/py-number';
 import { Query } from '../http/url/query-parser';
 
 export interface RoomReadQuery {

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { RoomPresenter } from '../http/room.presenter';
+import { RoomPresenter } from './http/room.presenter';
 import { NoteStateModule } from '../notes/note-state.module';
 import { AdmittedAppendService } from './admitted-append.service';
 import { MessageLanesService } from './message-lanes.service';
@@ -9,7 +9,7 @@ import { RoomReaperService } from './room-reaper.service';
 import { RoomWriteGate } from './room-write-gate';
 import { RoomWriteModel } from './room-write-model';
 import { RoomWriteService } from './room-write.service';
-import { RoomsController } from './rooms.controller';
+import { RoomsController } from './http/rooms.controller';
 import { SignedMessageLaneService } from './signed-message-lane.service';
 
 /** Rooms: reads, long-polls, the unsigned write lanes, export and the reaper. */

@@ -1,7 +1,7 @@
 import { NEVER_LIMITED_PATHS } from '../../access/rate-limited.error';
 import { NAME_PATTERN_SOURCE } from '../../common/names';
 import { FIXED_LIMITS } from '../../config/app-config';
-import { formatG } from '../../http/render/py-format';
+import { formatG } from '../../common/py-compat/py-format';
 import { DocContext, link } from '../doc-context';
 
 /** Heading and the endpoint table (READ … META), then how to read and write well. */

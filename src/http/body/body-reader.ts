@@ -1,6 +1,6 @@
 import { FastifyReply, FastifyRequest } from 'fastify';
 import { Readable } from 'node:stream';
-import { parseNonNegativeInt } from '../../common/py-number';
+import { parseNonNegativeInt } from '../../common/py-compat/py-number';
 import { BodyTimeoutError } from './body-timeout.error';
 import { BodyTooLargeError } from './body-too-large.error';
 import { JsonObject, parseJsonObject } from './json-object.parser';

@@ -1,5 +1,5 @@
 import { DomainError } from '../../common/domain-error';
-import { formatG } from '../render/py-format';
+import { formatG } from '../../common/py-compat/py-format';
 
 /** The body did not finish before the total upload deadline (contract §8.7): 408 and the connection closes. */
 export class BodyTimeoutError extends DomainError {

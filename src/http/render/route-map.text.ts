@@ -1,5 +1,5 @@
 import { NAME_PATTERN_SOURCE } from '../../common/names';
-import { formatG } from './py-format';
+import { formatG } from '../../common/py-compat/py-format';
 
 function entry(left: string, description: string): string {
   return `  ${left}`.padEnd(43) + description;

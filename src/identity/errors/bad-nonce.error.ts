@@ -1,5 +1,5 @@
 import { DomainError } from '../../common/domain-error';
-import { pyRepr } from '../../common/py-repr';
+import { pyRepr } from '../../common/py-compat/py-repr';
 
 /** A nonce that is not 1–19 ASCII digits (contract §8.1 step 3, status 400); quotes it as Python would. */
 export class BadNonceError extends DomainError {

@@ -1,5 +1,5 @@
 import { DomainError } from '../../common/domain-error';
-import { pyRepr } from '../../common/py-repr';
+import { pyRepr } from '../../common/py-compat/py-repr';
 
 /** A character outside the Bitcoin base58 alphabet; `character` is one whole code point. */
 export class InvalidBase58Error extends DomainError {

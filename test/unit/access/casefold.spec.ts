@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { casefold } from '../../../src/access/casefold';
-import { CASEFOLD_ENTRY_COUNT, CASEFOLD_TABLE } from '../../../src/access/casefold-table';
+import { casefold } from '../../../src/common/py-compat/casefold';
+import { CASEFOLD_ENTRY_COUNT, CASEFOLD_TABLE } from '../../../src/common/py-compat/casefold-table';
 
 /** Every scalar value from `from` to `to` (surrogates skipped), as one string. */
 function codePoints(from: number, to: number): string {

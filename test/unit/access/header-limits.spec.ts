@@ -1,4 +1,4 @@
-import { headerBlockRefusal } from '../../../src/access/header-limits';
+import { headerBlockRefusal } from '../../../src/http/header-limits';
 
 const LIMITS = { maxHeaders: 48, maxHeaderBytes: 8192 };
 

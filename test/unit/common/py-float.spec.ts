@@ -1,4 +1,4 @@
-import { pyFloatRepr, pyRound } from '../../../src/common/py-float';
+import { pyFloatRepr, pyRound } from '../../../src/common/py-compat/py-float';
 
 describe('Python float helpers', () => {
   it('rounds like round(x, 4): the binary value, ties to even', () => {

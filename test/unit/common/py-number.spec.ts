@@ -1,4 +1,4 @@
-import { parsePyFloat, parsePyInt } from '../../../src/common/py-number';
+import { parsePyFloat, parsePyInt } from '../../../src/common/py-compat/py-number';
 
 describe('Python int() and float() parsing', () => {
   it.each([

@@ -1,4 +1,4 @@
-import { pyRepr } from '../../../src/common/py-repr';
+import { pyRepr } from '../../../src/common/py-compat/py-repr';
 
 /** Expected strings are what CPython 3.12 prints for repr(value). */
 describe('pyRepr', () => {

@@ -1,4 +1,4 @@
-import { formatFixed, roundHalfEven } from '../../../src/common/py-round';
+import { formatFixed, roundHalfEven } from '../../../src/common/py-compat/py-round';
 
 describe("Python's rounding", () => {
   it('round() goes half to even', () => {

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { linesToUtf8 } from '../../../src/http/render/lines-to-utf8';
+import { linesToUtf8 } from '../../../src/rooms/http/lines-to-utf8';
 
 /** linesToUtf8 must give exactly the bytes of the joined string, whatever the lines hold. */
 describe('linesToUtf8', () => {

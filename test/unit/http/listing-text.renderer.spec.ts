@@ -1,4 +1,4 @@
-import { humanAgo, humanSize, nextAgoChangeSeconds } from '../../../src/http/render/listing-text.renderer';
+import { humanAgo, humanSize, nextAgoChangeSeconds } from '../../../src/listing/http/listing-text.renderer';
 
 describe('listing text units', () => {
   it('prints sizes with one decimal from 1 KiB up, bytes below', () => {

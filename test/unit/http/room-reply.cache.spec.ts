@@ -1,4 +1,4 @@
-import { RoomReplyCache } from '../../../src/http/room-reply.cache';
+import { RoomReplyCache } from '../../../src/rooms/http/room-reply.cache';
 
 const reply = (bytes: number): Buffer => Buffer.alloc(bytes, 'x');
 

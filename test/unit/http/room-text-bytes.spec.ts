@@ -1,4 +1,4 @@
-import { renderRoomText, renderRoomTextBytes } from '../../../src/http/render/room-text.renderer';
+import { renderRoomText, renderRoomTextBytes } from '../../../src/rooms/http/room-text.renderer';
 import { RoomView } from '../../../src/rooms/model/room-view';
 import {
   parseRecordLine,

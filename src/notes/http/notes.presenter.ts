@@ -1,17 +1,17 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { FastifyReply } from 'fastify';
-import { budgetFooter } from '../access/budget-footer';
-import { AppConfig } from '../config/app-config';
-import { APP_CONFIG } from '../config/config.tokens';
-import { NoteWriteAck } from '../notes/note-write.service';
+import { budgetFooter } from '../../access/budget-footer';
+import { AppConfig } from '../../config/app-config';
+import { APP_CONFIG } from '../../config/config.tokens';
+import { NoteWriteAck } from '../note-write.service';
 import {
   renderNoteAckJson,
   renderNoteAckText,
   renderNoteListJson,
   renderNoteListText,
   renderNoteText,
-} from './render/note.renderer';
-import { CachePolicy, Replies } from './reply';
+} from './note.renderer';
+import { CachePolicy, Replies } from '../../http/reply';
 
 /**
  * Chooses the representation of note replies and writes them (contract §10, §1.4). Text replies get

@@ -1,10 +1,10 @@
 import { hasClass } from '../../common/names';
 import { abbreviateDid, isDidKey } from '../../identity/did-key';
-import { RoomView } from '../../rooms/model/room-view';
-import { StoredRecord } from '../../rooms/model/stored-record';
-import { UNTRUSTED_BANNER } from './banner';
+import { RoomView } from '../model/room-view';
+import { StoredRecord } from '../model/stored-record';
+import { UNTRUSTED_BANNER } from '../../http/render/banner';
 import { linesToUtf8 } from './lines-to-utf8';
-import { formatG } from './py-format';
+import { formatG } from '../../common/py-compat/py-format';
 
 /** `<who>`: a verified-looking did:key as `z6Mk…abcd`, anything else as `~nick` (contract §7.4). */
 function who(from: string): string {

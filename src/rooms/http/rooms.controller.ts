@@ -1,20 +1,20 @@
 import { Controller, Get, Inject, Post, Req, Res } from '@nestjs/common';
 import { FastifyReply, FastifyRequest } from 'fastify';
-import { RateBucket } from '../access/rate-bucket.decorator';
-import { AppConfig } from '../config/app-config';
-import { APP_CONFIG } from '../config/config.tokens';
-import { readJsonBody } from '../http/body/body-reader';
-import { clientGoneSignal } from '../http/client-gone';
-import { clientOf } from '../http/client-identity';
-import { RoomPresenter } from '../http/room.presenter';
-import { Query } from '../http/url/query-parser';
-import { freeFormSegment } from './free-form-segment';
-import { MessageLanesService } from './message-lanes.service';
-import { RoomExportService } from './room-export.service';
-import { SignedMessageLaneService } from './signed-message-lane.service';
-import { parseRoomQuery } from './room-query';
-import { RoomReadService } from './room-read.service';
-import { AppendedMessage } from './room-write.service';
+import { RateBucket } from '../../access/rate-bucket.decorator';
+import { AppConfig } from '../../config/app-config';
+import { APP_CONFIG } from '../../config/config.tokens';
+import { readJsonBody } from '../../http/body/body-reader';
+import { clientGoneSignal } from '../../http/client-gone';
+import { clientOf } from '../../http/client-identity';
+import { RoomPresenter } from './room.presenter';
+import { Query } from '../../http/url/query-parser';
+import { freeFormSegment } from '../free-form-segment';
+import { MessageLanesService } from '../message-lanes.service';
+import { RoomExportService } from '../room-export.service';
+import { SignedMessageLaneService } from '../signed-message-lane.service';
+import { parseRoomQuery } from '../room-query';
+import { RoomReadService } from '../room-read.service';
+import { AppendedMessage } from '../room-write.service';
 
 type Params = Record<string, string>;
 

@@ -1,12 +1,12 @@
 import { Controller, Get, Inject, Req, Res } from '@nestjs/common';
 import { FastifyReply, FastifyRequest } from 'fastify';
-import { AppConfig } from '../config/app-config';
-import { APP_CONFIG } from '../config/config.tokens';
-import { RouteNotFoundError } from '../common/errors/route-not-found.error';
-import { DocumentPresenter } from '../http/document.presenter';
-import { resolveBaseUrl } from './base-url';
-import { DOCUMENTS, DocumentName } from './document-registry';
-import { DocumentsService } from './documents.service';
+import { AppConfig } from '../../config/app-config';
+import { APP_CONFIG } from '../../config/config.tokens';
+import { RouteNotFoundError } from '../../common/errors/route-not-found.error';
+import { DocumentPresenter } from './document.presenter';
+import { resolveBaseUrl } from '../base-url';
+import { DOCUMENTS, DocumentName } from '../document-registry';
+import { DocumentsService } from '../documents.service';
 
 /**
  * The companion documents (contract §15). No @RateBucket: documents are never rate limited. A document

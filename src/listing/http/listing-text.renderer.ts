@@ -1,5 +1,5 @@
-import { formatFixed } from '../../common/py-round';
-import { LISTING_BANNER, ListingView } from '../../listing/listing-view';
+import { formatFixed } from '../../common/py-compat/py-round';
+import { LISTING_BANNER, ListingView } from '../listing-view';
 
 const KIB = 1024;
 const MIB = 1024 * KIB;

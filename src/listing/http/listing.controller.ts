@@ -1,10 +1,10 @@
 import { Controller, Get, Req, Res } from '@nestjs/common';
 import { FastifyReply, FastifyRequest } from 'fastify';
-import { RateBucket } from '../access/rate-bucket.decorator';
-import { ListingPresenter } from '../http/listing.presenter';
-import { Query } from '../http/url/query-parser';
-import { parseLimit } from '../rooms/room-query';
-import { ListingService } from './listing.service';
+import { RateBucket } from '../../access/rate-bucket.decorator';
+import { ListingPresenter } from './listing.presenter';
+import { Query } from '../../http/url/query-parser';
+import { parseLimit } from '../../rooms/room-query';
+import { ListingService } from '../listing.service';
 
 /** GET /rooms: the room overview (contract §11); `limit` and `format` are never refused. */
 @Controller()

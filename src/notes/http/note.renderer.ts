@@ -1,7 +1,7 @@
 import { formatTimestamp } from '../../common/timestamp';
 import { abbreviateDid } from '../../identity/did-key';
-import { NoteWriteAck } from '../../notes/note-write.service';
-import { UNTRUSTED_BANNER } from './banner';
+import { NoteWriteAck } from '../note-write.service';
+import { UNTRUSTED_BANNER } from '../../http/render/banner';
 
 /** A note read (contract §10.1): the banner, an empty line, the value (always one line). */
 export function renderNoteText(value: string): string {

@@ -1,14 +1,14 @@
 import { Controller, Get, Inject, Req, Res } from '@nestjs/common';
 import { FastifyReply, FastifyRequest } from 'fastify';
-import { WaitSlots } from '../access/wait-slots';
-import { RouteNotFoundError } from '../common/errors/route-not-found.error';
-import { AppConfig } from '../config/app-config';
-import { APP_CONFIG } from '../config/config.tokens';
-import { NotesProjection } from '../notes/notes.projection';
-import { RoomsProjection } from '../rooms/rooms.projection';
-import { statsTokenMatches } from './stats-token';
-import { nameClasses, RoomClass } from '../common/names';
-import { ServiceMetrics } from '../metrics/service-metrics';
+import { WaitSlots } from '../../access/wait-slots';
+import { RouteNotFoundError } from '../../common/errors/route-not-found.error';
+import { AppConfig } from '../../config/app-config';
+import { APP_CONFIG } from '../../config/config.tokens';
+import { NotesProjection } from '../../notes/notes.projection';
+import { RoomsProjection } from '../../rooms/rooms.projection';
+import { statsTokenMatches } from '../stats-token';
+import { nameClasses, RoomClass } from '../../common/names';
+import { ServiceMetrics } from '../../metrics/service-metrics';
 
 /**
  * GET /stats (contract §15.6): operator aggregates, no names. Answered only when CHAT_STATS_TOKEN is

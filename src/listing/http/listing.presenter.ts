@@ -1,10 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { FastifyReply } from 'fastify';
-import { budgetFooter } from '../access/budget-footer';
-import { AppConfig } from '../config/app-config';
-import { APP_CONFIG } from '../config/config.tokens';
-import { CompressedBodyMemo } from './compression/compressed-body';
-import { Replies } from './reply';
+import { budgetFooter } from '../../access/budget-footer';
+import { AppConfig } from '../../config/app-config';
+import { APP_CONFIG } from '../../config/config.tokens';
+import { CompressedBodyMemo } from '../../http/compression/compressed-body';
+import { Replies } from '../../http/reply';
 
 /**
  * Writes `/rooms` replies (contract §1.4, §11): shareable at the edge unless the text carries the

@@ -1,12 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { addVary } from './vary';
+import { addVary } from '../../http/vary';
 import { FastifyReply } from 'fastify';
-import { AppConfig } from '../config/app-config';
-import { APP_CONFIG } from '../config/config.tokens';
-import { DocumentKind } from '../docs/document-registry';
-import { prefersMarkdown } from '../docs/markdown-negotiation';
-import { CompressedBodyMemo } from './compression/compressed-body';
-import { sendEncoded } from './compression/encoded-send';
+import { AppConfig } from '../../config/app-config';
+import { APP_CONFIG } from '../../config/config.tokens';
+import { DocumentKind } from '../document-registry';
+import { prefersMarkdown } from '../markdown-negotiation';
+import { CompressedBodyMemo } from '../../http/compression/compressed-body';
+import { sendEncoded } from '../../http/compression/encoded-send';
 
 const CONTENT_TYPES: Readonly<Record<Exclude<DocumentKind, 'markdown'>, string>> = {
   text: 'text/plain; charset=utf-8',

@@ -1,5 +1,5 @@
-import { LruMap } from '../common/lru-map';
-import { CompressedBody } from './compression/compressed-body';
+import { LruMap } from '../../common/lru-map';
+import { CompressedBody } from '../../http/compression/compressed-body';
 
 const MAX_ROOMS = 4096;
 const MAX_VARIANTS_PER_ROOM = 32;

@@ -1,19 +1,19 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { FastifyReply } from 'fastify';
-import { budgetFooter } from '../access/budget-footer';
-import { AppConfig } from '../config/app-config';
-import { APP_CONFIG } from '../config/config.tokens';
-import { RoomView } from '../rooms/model/room-view';
-import { RoomExport } from '../rooms/room-export.service';
-import { renderRoomJson } from './render/room-json.renderer';
-import { renderRoomTextBytes } from './render/room-text.renderer';
-import { Replies } from './reply';
+import { budgetFooter } from '../../access/budget-footer';
+import { AppConfig } from '../../config/app-config';
+import { APP_CONFIG } from '../../config/config.tokens';
+import { RoomView } from '../model/room-view';
+import { RoomExport } from '../room-export.service';
+import { renderRoomJson } from './room-json.renderer';
+import { renderRoomTextBytes } from './room-text.renderer';
+import { Replies } from '../../http/reply';
 import { RoomReplyCache } from './room-reply.cache';
-import { CompressedBody } from './compression/compressed-body';
-import { sendEncodedStream } from './compression/encoded-send';
-import { RoomsProjection } from '../rooms/rooms.projection';
-import { RoomReadQuery } from '../rooms/room-query';
-import { hasClass } from '../common/names';
+import { CompressedBody } from '../../http/compression/compressed-body';
+import { sendEncodedStream } from '../../http/compression/encoded-send';
+import { RoomsProjection } from '../rooms.projection';
+import { RoomReadQuery } from '../room-query';
+import { hasClass } from '../../common/names';
 
 /** Chooses the representation of room replies (text or JSON, cache policy) and writes them. */
 @Injectable()

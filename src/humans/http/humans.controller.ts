@@ -1,14 +1,14 @@
 import { Controller, Get, Inject, Param, Req, Res } from '@nestjs/common';
 import { FastifyReply, FastifyRequest } from 'fastify';
-import { AppConfig } from '../config/app-config';
-import { APP_CONFIG } from '../config/config.tokens';
-import { RouteNotFoundError } from '../common/errors/route-not-found.error';
-import { resolveBaseUrl } from '../docs/base-url';
-import { CompressedBody } from '../http/compression/compressed-body';
-import { sendEncoded } from '../http/compression/encoded-send';
-import { linkHeader } from '../http/document.presenter';
-import { addVary } from '../http/vary';
-import { HUMANS_CSP, HUMANS_PAGE, HUMANS_SCRIPT_ASSET, HUMANS_STYLE_ASSET } from './humans-assets';
+import { AppConfig } from '../../config/app-config';
+import { APP_CONFIG } from '../../config/config.tokens';
+import { RouteNotFoundError } from '../../common/errors/route-not-found.error';
+import { resolveBaseUrl } from '../../docs/base-url';
+import { CompressedBody } from '../../http/compression/compressed-body';
+import { sendEncoded } from '../../http/compression/encoded-send';
+import { linkHeader } from '../../docs/http/document.presenter';
+import { addVary } from '../../http/vary';
+import { HUMANS_CSP, HUMANS_PAGE, HUMANS_SCRIPT_ASSET, HUMANS_STYLE_ASSET } from '../humans-assets';
 
 /** Hashed names never change meaning: a year, and no revalidation. */
 const IMMUTABLE = 'public, max-age=31536000, immutable';

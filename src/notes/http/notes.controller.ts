@@ -1,14 +1,14 @@
 import { Controller, Get, Post, Req, Res } from '@nestjs/common';
 import { FastifyReply, FastifyRequest } from 'fastify';
-import { RateBucket } from '../access/rate-bucket.decorator';
-import { readJsonBody } from '../http/body/body-reader';
-import { NotesPresenter } from '../http/notes.presenter';
-import { Query } from '../http/url/query-parser';
-import { freeFormSegment } from '../rooms/free-form-segment';
-import { NoteLanesService } from './note-lanes.service';
-import { NoteReadService } from './note-read.service';
-import { NoteWriteAck } from './note-write.service';
-import { SignedNoteLaneService } from './signed-note-lane.service';
+import { RateBucket } from '../../access/rate-bucket.decorator';
+import { readJsonBody } from '../../http/body/body-reader';
+import { NotesPresenter } from './notes.presenter';
+import { Query } from '../../http/url/query-parser';
+import { freeFormSegment } from '../../rooms/free-form-segment';
+import { NoteLanesService } from '../note-lanes.service';
+import { NoteReadService } from '../note-read.service';
+import { NoteWriteAck } from '../note-write.service';
+import { SignedNoteLaneService } from '../signed-note-lane.service';
 
 type Params = Record<string, string>;
 

@@ -1,12 +1,12 @@
 import { Controller, Inject, Post, Req, Res } from '@nestjs/common';
 import { FastifyReply, FastifyRequest } from 'fastify';
-import { AppConfig } from '../config/app-config';
-import { APP_CONFIG } from '../config/config.tokens';
-import { resolveBaseUrl } from '../docs/base-url';
-import { readJsonBody } from '../http/body/body-reader';
-import { clientOf } from '../http/client-identity';
-import { McpMeter } from './mcp-meter';
-import { McpService } from './mcp.service';
+import { AppConfig } from '../../config/app-config';
+import { APP_CONFIG } from '../../config/config.tokens';
+import { resolveBaseUrl } from '../../docs/base-url';
+import { readJsonBody } from '../../http/body/body-reader';
+import { clientOf } from '../../http/client-identity';
+import { McpMeter } from '../mcp-meter';
+import { McpService } from '../mcp.service';
 
 /**
  * POST /mcp: the body is read like every POST body (cap and upload deadline, 413/408/400 as text), then

@@ -1,5 +1,5 @@
-import { pyFloatRepr } from '../../common/py-float';
-import { LISTING_BANNER, ListingView, UNTRUSTED_LISTING_FIELDS } from '../../listing/listing-view';
+import { pyFloatRepr } from '../../common/py-compat/py-float';
+import { LISTING_BANNER, ListingView, UNTRUSTED_LISTING_FIELDS } from '../listing-view';
 
 /** A ratio as the reference's encoder prints it: Python float repr (`1.0`, `0.6667`) or null. */
 function ratio(value: number | null): string {

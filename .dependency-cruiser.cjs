@@ -1,0 +1,87 @@
+/**
+ * The layering rule (STYLE.md habit 11, docs/architecture.md): imports run one way, from the features
+ * to the shared infrastructure, never back. `npm run lint` runs `depcruise src` with this file, so a
+ * feature → src/http internal import, an infrastructure → feature import or a cycle fails CI.
+ *
+ * Type-only imports count (tsPreCompilationDeps): a type is as much a dependency as a value.
+ *
+ * `no-circular` is checked per module (there are none). Between folders some cycles remain, each
+ * through a file other than the one going back, and each left to the rest of issue 13 because it
+ * takes a design change rather than a move: projections ↔ rooms/notes/listing/metrics (the
+ * projections module wires the features' projections), rooms ↔ notes (ownership, NoteStateModule),
+ * docs ↔ mcp (the tool catalogue), events ↔ notes (note events outside src/events), log ↔ metrics
+ * (see log-module-imports-no-feature below).
+ */
+
+/** Folders that are features (or read them): infrastructure must not import these. */
+const FEATURES = [
+  'rooms',
+  'notes',
+  'listing',
+  'docs',
+  'humans',
+  'mcp',
+  'stats',
+  'metrics',
+  'identity',
+  'projections',
+  'tools',
+];
+const featurePath = `^src/(${FEATURES.join('|')})/`;
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'A cycle means two modules can no longer be read, tested or moved apart.',
+      from: { path: '^src/' },
+      to: { circular: true },
+    },
+    {
+      name: 'http-imports-no-feature',
+      severity: 'error',
+      comment:
+        'src/http is shared edge infrastructure (filter, error table, route table, hooks, body reader, ' +
+        'reply helpers). Each feature owns its edge in src/<feature>/http/; what several features ' +
+        'share at the edge lives in src/http and depends on nothing but common and config.',
+      from: { path: '^src/http/' },
+      to: { path: [featurePath, '^src/(access|storage|log|events)/', '^src/[^/]+\\.ts$'] },
+    },
+    {
+      name: 'common-imports-only-common',
+      severity: 'error',
+      comment:
+        'src/common is the bottom layer (clock, DomainError, names, sweep, py-compat): everything may ' +
+        'import it, it imports nothing else from src. nest-logger.ts takes its level as an argument ' +
+        'instead of reading src/config, so the rule holds without exceptions.',
+      from: { path: '^src/common/' },
+      to: { path: '^src/', pathNot: '^src/common/' },
+    },
+    {
+      name: 'log-imports-no-feature',
+      severity: 'error',
+      comment:
+        'The EventLog and its backends know records, not what they mean: no feature, no projection, ' +
+        'no edge. (src/log may use common, config and storage.)',
+      from: { path: '^src/log/', pathNot: '^src/log/log\\.module\\.ts$' },
+      to: { path: [featurePath, '^src/(http|access)/'] },
+    },
+    {
+      name: 'log-module-imports-no-feature',
+      severity: 'error',
+      comment:
+        'Named exception: log.module.ts (the Nest wiring, not the log) injects ServiceMetrics to ' +
+        'observe group-commit timings. Removing it needs a design change (a commit-observer port ' +
+        'provided by the metrics module), left to the issue-13 work on module registration. Only ' +
+        'that one file is allowed; anything else from a feature still fails.',
+      from: { path: '^src/log/log\\.module\\.ts$' },
+      to: { path: [featurePath, '^src/(http|access)/'], pathNot: '^src/metrics/service-metrics\\.ts$' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+  },
+};
