@@ -6,6 +6,7 @@ import { CommitWaiters } from './commit-waiters';
 import { connectNats } from './nats-connection';
 import { logSubject, NatsLogOptions } from './nats-log.options';
 import { publishFailure } from './publish-failure';
+import { PublishQueue } from './publish-queue';
 import { ensureStream } from './stream-spec';
 import { readStream, seqOf } from './stream-reader';
 import { StreamTail } from './stream-tail';
@@ -52,6 +53,7 @@ export class JetStreamEventLog implements EventLog {
   private resyncing: Promise<void> | undefined;
   private disconnected: LogUnavailableError | undefined;
   private readonly waiters: CommitWaiters;
+  private readonly queue = new PublishQueue();
   private readonly inFlight = new Set<Promise<unknown>>();
   private readonly listeners = new Set<CommitListener>();
   private readonly subject: string;
@@ -119,7 +121,7 @@ export class JetStreamEventLog implements EventLog {
     const first = this.nextOffset;
     const next = first + payloads.length;
     this.nextOffset = next;
-    const published = payloads.map((payload, i) => this.publish(payload, first + i));
+    const published = payloads.map((payload, i) => this.queue.defer(() => this.publish(payload, first + i)));
     const done = Promise.all(published)
       .then(() => this.whenCommitted(next))
       .then(() => ({ first, next }));
@@ -224,7 +226,7 @@ export class JetStreamEventLog implements EventLog {
       while (this.state === 'open') {
         try {
           await Promise.allSettled([...this.inFlight]);
-          if (this.unacked > 0) continue;
+          if (this.unacked > 0 || this.queue.size > 0) continue;
           const info = await this.conn!.jsm.streams.info(this.options.stream);
           await this.whenCommitted(info.state.last_seq);
           this.nextOffset = Math.max(this.committedNext, info.state.last_seq);
@@ -265,7 +267,12 @@ export class JetStreamEventLog implements EventLog {
     if (records.length === 0) return;
     this.committedNext = records[records.length - 1].offset + 1;
     // Idle, this node follows the stream's head so its next append expects the right sequence.
-    if (this.unacked === 0 && !this.resyncing && this.nextOffset < this.committedNext) {
+    if (
+      this.unacked === 0 &&
+      this.queue.size === 0 &&
+      !this.resyncing &&
+      this.nextOffset < this.committedNext
+    ) {
       this.nextOffset = this.committedNext;
     }
     for (const listener of [...this.listeners]) {

@@ -25,6 +25,10 @@ export async function connectNats(options: NatsLogOptions): Promise<NatsConnecti
       timeout: options.timeoutMs,
       maxReconnectAttempts: -1,
       reconnectTimeWait: 250,
+      // Without this the client builds an Error (with its stack) for every request it sends, to
+      // improve async stack traces: ~9 % of the service's CPU under a write load (--cpu-prof).
+      // Publish failures are mapped to typed errors with their own messages (publish-failure.ts).
+      noAsyncTraces: true,
       name: `agent-chat ${options.stream}`,
       ...authOptions(options.credentials),
     });
