@@ -7,29 +7,18 @@ import { SegmentedEventLog } from './file/segmented-event-log';
 import { EVENT_LOG } from './log.tokens';
 import { JetStreamEventLog } from './nats/jetstream-event-log';
 import { natsLogOptionsFrom } from './nats/nats-log.config';
-import { ServiceMetrics } from '../metrics/service-metrics';
-import { CommitObserver } from './file/commit-observer';
+import { COMMIT_OBSERVER, CommitObserver, IGNORE_COMMITS } from './file/commit-observer';
 
 /** Opens the event log backend (recovering its tail) before anything that reads or writes it starts. */
-async function openLog(config: AppConfig, metrics: ServiceMetrics): Promise<EventLog> {
+async function openLog(config: AppConfig, observer: CommitObserver = IGNORE_COMMITS): Promise<EventLog> {
   const logger = new Logger('EventLog');
   const sink = { log: (m: string) => logger.log(m), warn: (m: string) => logger.warn(m) };
   const log: EventLog =
     config.logBackend === 'nats'
       ? new JetStreamEventLog(natsLogOptionsFrom(config, sink))
-      : fileLog(config, sink, commitTimings(metrics));
+      : fileLog(config, sink, observer);
   await log.open();
   return log;
-}
-
-function commitTimings(metrics: ServiceMetrics): CommitObserver {
-  return {
-    batchWritten: (records, seconds) => {
-      metrics.batchRecords.observe(records);
-      metrics.logWriteSeconds.observe(seconds);
-    },
-    synced: (seconds) => metrics.logSyncSeconds.observe(seconds),
-  };
 }
 
 function fileLog(
@@ -49,7 +38,14 @@ function fileLog(
 
 @Global()
 @Module({
-  providers: [{ provide: EVENT_LOG, inject: [APP_CONFIG, ServiceMetrics], useFactory: openLog }],
+  providers: [
+    {
+      provide: EVENT_LOG,
+      // The metrics module fills the observer port; without it the log's timings are ignored.
+      inject: [APP_CONFIG, { token: COMMIT_OBSERVER, optional: true }],
+      useFactory: openLog,
+    },
+  ],
   exports: [EVENT_LOG],
 })
 export class LogModule {}

@@ -6,10 +6,10 @@ import { formatTimestamp } from '../common/timestamp';
 import { EventLog } from '../log/event-log';
 import { EVENT_LOG } from '../log/log.tokens';
 import { RingFileStore } from '../rooms/ring/ring-file-store';
+import { CHECKPOINT_OBSERVER, CheckpointObserver } from './checkpoint-observer';
 import { CheckpointStore } from './checkpoint-store';
 import { Projection, PROJECTIONS } from './projection';
 import { ProjectionRunner } from './projection-runner';
-import { ServiceMetrics } from '../metrics/service-metrics';
 
 /**
  * Takes checkpoints: captures every projection's state at one log offset, makes the log and the ring
@@ -44,7 +44,7 @@ export class CheckpointService {
     private readonly files: RingFileStore,
     private readonly clock: Clock,
     // Absent in the replay tool, which builds the projections without the HTTP service.
-    @Optional() private readonly metrics?: ServiceMetrics,
+    @Optional() @Inject(CHECKPOINT_OBSERVER) private readonly observer?: CheckpointObserver,
   ) {
     runner.onBatchApplied(() => {
       if (this.runner.appliedCount - this.appliedAtLast >= this.config.checkpointEvents) this.takeScheduled();
@@ -115,7 +115,7 @@ export class CheckpointService {
     });
     this.lastOffset = offset;
     this.lastWrittenAt = Date.now();
-    this.metrics?.checkpointSeconds.observe(Number(process.hrtime.bigint() - started) / 1e9);
+    this.observer?.written(Number(process.hrtime.bigint() - started) / 1e9);
     await this.collectGarbage();
   }
 
