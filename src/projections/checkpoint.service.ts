@@ -5,9 +5,10 @@ import { Clock } from '../common/clock';
 import { formatTimestamp } from '../common/timestamp';
 import { EventLog } from '../log/event-log';
 import { EVENT_LOG } from '../log/log.tokens';
-import { RingFileStore } from '../rooms/ring/ring-file-store';
 import { CHECKPOINT_OBSERVER, CheckpointObserver } from './checkpoint-observer';
+import { CheckpointFiles } from './checkpoint-files';
 import { CheckpointStore } from './checkpoint-store';
+import { ProjectionRegistry } from './projection-registry';
 import { Projection, PROJECTIONS } from './projection';
 import { ProjectionRunner } from './projection-runner';
 
@@ -41,7 +42,7 @@ export class CheckpointService {
     @Inject(PROJECTIONS) private readonly projections: Projection[],
     private readonly runner: ProjectionRunner,
     private readonly store: CheckpointStore,
-    private readonly files: RingFileStore,
+    private readonly registry: ProjectionRegistry,
     private readonly clock: Clock,
     // Absent in the replay tool, which builds the projections without the HTTP service.
     @Optional() @Inject(CHECKPOINT_OBSERVER) private readonly observer?: CheckpointObserver,
@@ -49,6 +50,11 @@ export class CheckpointService {
     runner.onBatchApplied(() => {
       if (this.runner.appliedCount - this.appliedAtLast >= this.config.checkpointEvents) this.takeScheduled();
     });
+  }
+
+  /** The files checkpoints cover, as a feature registered them (rooms: the ring files). */
+  private get files(): CheckpointFiles {
+    return this.registry.checkpointFiles;
   }
 
   /** Offset of the newest checkpoint this process wrote (-1: none yet). */

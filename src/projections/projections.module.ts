@@ -1,4 +1,5 @@
 import {
+  DynamicModule,
   Global,
   Logger,
   Inject,
@@ -11,12 +12,6 @@ import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.tokens';
 import { EventLog } from '../log/event-log';
 import { EVENT_LOG } from '../log/log.tokens';
-import { RingFileStore } from '../rooms/ring/ring-file-store';
-import { TailCache } from '../rooms/ring/tail-cache';
-import { ListingProjection } from '../listing/listing.projection';
-import { WindowLoader } from '../listing/window-loader';
-import { NotesProjection } from '../notes/notes.projection';
-import { RoomsProjection } from '../rooms/rooms.projection';
 import { ChangeNotifier } from './change-notifier';
 import { CheckpointRecovery } from './checkpoint-recovery';
 import { CheckpointStore } from './checkpoint-store';
@@ -24,40 +19,30 @@ import { CheckpointService } from './checkpoint.service';
 import { ConflictRetry } from './conflict-retry';
 import { EventWriter } from './event-writer';
 import { PROJECTIONS } from './projection';
+import { projectionFeature, ProjectionFeature } from './projection-feature';
+import { ProjectionRegistry } from './projection-registry';
 import { ProjectionRunner } from './projection-runner';
 import { ServiceHealth } from './service-health';
 
 /**
- * Read models and their upkeep: every projection, the runner that feeds them from the log, the
- * checkpoints that bound replay. Global because every feature reads some read model.
+ * The upkeep of the read models: the registry the features' projections join (`forFeature`), the
+ * runner that feeds them from the log, the checkpoints that bound replay, the writer that awaits
+ * them. Global because every feature writes through the EventWriter and registers a read model.
  */
 @Global()
 @Module({
   providers: [
-    { provide: RingFileStore, inject: [APP_CONFIG], useFactory: (c: AppConfig) => new RingFileStore(c.root) },
+    { provide: ProjectionRegistry, useFactory: () => new ProjectionRegistry() },
+    // The live array of the registry: every registered projection, in apply order.
     {
-      provide: TailCache,
-      inject: [APP_CONFIG],
-      useFactory: (c: AppConfig) => new TailCache(c.hotTailMb * 1024 * 1024),
+      provide: PROJECTIONS,
+      inject: [ProjectionRegistry],
+      useFactory: (r: ProjectionRegistry) => r.projections,
     },
     {
       provide: CheckpointStore,
       inject: [APP_CONFIG],
       useFactory: (c: AppConfig) => new CheckpointStore(c.root),
-    },
-    RoomsProjection,
-    NotesProjection,
-    ListingProjection,
-    WindowLoader,
-    {
-      provide: PROJECTIONS,
-      // Listing last: it reads the rooms metadata each event has just produced.
-      inject: [RoomsProjection, NotesProjection, ListingProjection],
-      useFactory: (rooms: RoomsProjection, notes: NotesProjection, listing: ListingProjection) => [
-        rooms,
-        notes,
-        listing,
-      ],
     },
     ChangeNotifier,
     CheckpointRecovery,
@@ -68,14 +53,10 @@ import { ServiceHealth } from './service-health';
     EventWriter,
   ],
   exports: [
+    ProjectionRegistry,
     ConflictRetry,
     EventWriter,
     ServiceHealth,
-    RingFileStore,
-    TailCache,
-    RoomsProjection,
-    NotesProjection,
-    ListingProjection,
     ChangeNotifier,
     ProjectionRunner,
     CheckpointService,
@@ -93,10 +74,20 @@ export class ProjectionsModule
     private readonly runner: ProjectionRunner,
     private readonly checkpoints: CheckpointService,
     private readonly notifier: ChangeNotifier,
-    private readonly files: RingFileStore,
+    private readonly registry: ProjectionRegistry,
   ) {}
 
+  /**
+   * A feature's read model, registered with the runner and the checkpoints: its projections, each
+   * with its declared place in the apply order, and the files its checkpoint part names (see
+   * projection-feature.ts). The projections layer imports no feature: the features call this.
+   */
+  static forFeature(feature: ProjectionFeature): DynamicModule {
+    return projectionFeature(feature);
+  }
+
   async onApplicationBootstrap(): Promise<void> {
+    this.registry.assertOrder();
     await this.runner.start();
     this.timer = setInterval(() => this.checkpoints.takeScheduled(), this.config.checkpointSeconds * 1000);
     this.timer.unref();
@@ -125,7 +116,7 @@ export class ProjectionsModule
     try {
       await this.log.close();
     } finally {
-      this.files.close();
+      this.registry.checkpointFiles.close();
       this.logger.log(
         `stopped: event log flushed and synced through offset ${this.log.committedHead()}, ring files ` +
           `synced, last checkpoint at offset ${this.checkpoints.lastCheckpointOffset}${checkpointNote}`,

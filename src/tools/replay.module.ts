@@ -5,11 +5,15 @@ import { APP_CONFIG } from '../config/config.tokens';
 import { Clock, SystemClock } from '../common/clock';
 import { EventLog } from '../log/event-log';
 import { EVENT_LOG } from '../log/log.tokens';
+import { ListingReadModelModule } from '../listing/listing-read-model.module';
+import { NotesReadModelModule } from '../notes/notes-read-model.module';
 import { ProjectionsModule } from '../projections/projections.module';
+import { RoomsReadModelModule } from '../rooms/rooms-read-model.module';
 
 /**
- * The read models without HTTP: the same ProjectionsModule the service runs (runner, checkpoints,
- * every projection), over a log the caller opened. The replay tool drives it.
+ * The read models without HTTP: the same ProjectionsModule the service runs (runner, checkpoints)
+ * and every feature's read model, registered as in the service, over a log the caller opened. The
+ * replay tool drives it.
  */
 @Module({})
 export class ReplayModule {
@@ -17,7 +21,13 @@ export class ReplayModule {
     return {
       module: ReplayModule,
       global: true,
-      imports: [ScheduleModule.forRoot(), ProjectionsModule],
+      imports: [
+        ScheduleModule.forRoot(),
+        ProjectionsModule,
+        RoomsReadModelModule,
+        NotesReadModelModule,
+        ListingReadModelModule,
+      ],
       providers: [
         { provide: APP_CONFIG, useValue: config },
         { provide: Clock, useValue: new SystemClock() },
