@@ -5,12 +5,12 @@ import {
   Inject,
   Module,
   OnApplicationBootstrap,
-  OnApplicationShutdown,
   BeforeApplicationShutdown,
 } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.tokens';
 import { EventLog } from '../log/event-log';
+import { LogLifecycle } from '../log/log-lifecycle';
 import { EVENT_LOG } from '../log/log.tokens';
 import { ChangeNotifier } from './change-notifier';
 import { CheckpointRecovery } from './checkpoint-recovery';
@@ -62,11 +62,10 @@ import { ServiceHealth } from './service-health';
     CheckpointService,
   ],
 })
-export class ProjectionsModule
-  implements OnApplicationBootstrap, BeforeApplicationShutdown, OnApplicationShutdown
-{
+export class ProjectionsModule implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private timer: NodeJS.Timeout | null = null;
   private readonly logger = new Logger('Shutdown');
+  private checkpointNote = '';
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -75,7 +74,11 @@ export class ProjectionsModule
     private readonly checkpoints: CheckpointService,
     private readonly notifier: ChangeNotifier,
     private readonly registry: ProjectionRegistry,
-  ) {}
+    lifecycle: LogLifecycle,
+  ) {
+    // The log module closes the log; the read models finish with it open and report once it closed.
+    lifecycle.onClose({ beforeClose: () => this.finalCheckpoint(), afterClose: () => this.stopped() });
+  }
 
   /**
    * A feature's read model, registered with the runner and the checkpoints: its projections, each
@@ -99,28 +102,26 @@ export class ProjectionsModule
   }
 
   /**
-   * After the server stopped taking requests: checkpoint, then close the log (flush + fsync), and say
-   * so in one line. A failed final checkpoint does not stop the log from closing: the next start
-   * replays from the previous checkpoint instead.
+   * Before the log closes, after the server stopped taking requests: stop applying and checkpoint. A
+   * failed final checkpoint does not keep the log open: the next start replays from the previous one.
    */
-  async onApplicationShutdown(): Promise<void> {
+  private async finalCheckpoint(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.checkpoints.stopRetrying();
     this.runner.stop();
-    let checkpointNote = '';
     try {
       await this.checkpoints.take();
     } catch (error) {
-      checkpointNote = ` (final checkpoint failed: ${(error as Error).message})`;
+      this.checkpointNote = ` (final checkpoint failed: ${(error as Error).message})`;
     }
-    try {
-      await this.log.close();
-    } finally {
-      this.registry.checkpointFiles.close();
-      this.logger.log(
-        `stopped: event log flushed and synced through offset ${this.log.committedHead()}, ring files ` +
-          `synced, last checkpoint at offset ${this.checkpoints.lastCheckpointOffset}${checkpointNote}`,
-      );
-    }
+  }
+
+  /** Once the log closed (flush + fsync): release the checkpoint files and say so in one line. */
+  private stopped(): void {
+    this.registry.checkpointFiles.close();
+    this.logger.log(
+      `stopped: event log flushed and synced through offset ${this.log.committedHead()}, ring files ` +
+        `synced, last checkpoint at offset ${this.checkpoints.lastCheckpointOffset}${this.checkpointNote}`,
+    );
   }
 }
