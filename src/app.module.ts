@@ -41,7 +41,7 @@ export class AppModule {
         AccessModule,
         IdentityModule,
         MetricsModule,
-        LogModule,
+        LogModule.forRoot(),
         ProjectionsModule,
         RoomsModule,
         NotesModule,

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { NoteWriteModel } from './note-write.model';
+import { NotesReadModelModule } from './notes-read-model.module';
 import { RoomOwnership } from './room-ownership';
 
 /**
@@ -8,6 +9,7 @@ import { RoomOwnership } from './room-ownership';
  * RoomsModule for the room heads a claim checks.
  */
 @Module({
+  imports: [NotesReadModelModule],
   providers: [NoteWriteModel, RoomOwnership],
   exports: [NoteWriteModel, RoomOwnership],
 })

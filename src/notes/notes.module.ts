@@ -6,13 +6,14 @@ import { NoteLanesService } from './note-lanes.service';
 import { NoteReadService } from './note-read.service';
 import { NoteStateModule } from './note-state.module';
 import { NoteWriteService } from './note-write.service';
+import { NotesReadModelModule } from './notes-read-model.module';
 import { NotesController } from './http/notes.controller';
 import { NotesReaperService } from './notes-reaper.service';
 import { SignedNoteLaneService } from './signed-note-lane.service';
 
-/** Notes: reads, listings, the unsigned and signed write lanes, ownership notes and the reaper. */
+/** Notes: its read model, reads, listings, the unsigned and signed write lanes, ownership notes and the reaper. */
 @Module({
-  imports: [RoomsModule, NoteStateModule],
+  imports: [NotesReadModelModule, RoomsModule, NoteStateModule],
   controllers: [NotesController],
   providers: [
     NoteWriteService,
@@ -23,6 +24,6 @@ import { SignedNoteLaneService } from './signed-note-lane.service';
     NotesReaperService,
     NotesPresenter,
   ],
-  exports: [NoteWriteService, NoteReadService, NoteLanesService],
+  exports: [NotesReadModelModule, NoteWriteService, NoteReadService, NoteLanesService],
 })
 export class NotesModule {}

@@ -1,8 +1,9 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { EventLog } from '../log/event-log';
 import { EVENT_LOG } from '../log/log.tokens';
-import { RingFileStore } from '../rooms/ring/ring-file-store';
+import { CheckpointFiles } from './checkpoint-files';
 import { CheckpointStore } from './checkpoint-store';
+import { ProjectionRegistry } from './projection-registry';
 import { Projection } from './projection';
 
 /** The data directory does not hold a state this build can recover to. */
@@ -21,8 +22,13 @@ export class CheckpointRecovery {
   constructor(
     @Inject(EVENT_LOG) private readonly log: EventLog,
     private readonly checkpoints: CheckpointStore,
-    private readonly files: RingFileStore,
+    private readonly registry: ProjectionRegistry,
   ) {}
+
+  /** The files checkpoints cover, as a feature registered them (rooms: the ring files). */
+  private get files(): CheckpointFiles {
+    return this.registry.checkpointFiles;
+  }
 
   async restore(projections: readonly Projection[]): Promise<number> {
     this.checkpoints.removeTemporaries();

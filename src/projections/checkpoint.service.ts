@@ -5,11 +5,12 @@ import { Clock } from '../common/clock';
 import { formatTimestamp } from '../common/timestamp';
 import { EventLog } from '../log/event-log';
 import { EVENT_LOG } from '../log/log.tokens';
-import { RingFileStore } from '../rooms/ring/ring-file-store';
+import { CHECKPOINT_OBSERVER, CheckpointObserver } from './checkpoint-observer';
+import { CheckpointFiles } from './checkpoint-files';
 import { CheckpointStore } from './checkpoint-store';
+import { ProjectionRegistry } from './projection-registry';
 import { Projection, PROJECTIONS } from './projection';
 import { ProjectionRunner } from './projection-runner';
-import { ServiceMetrics } from '../metrics/service-metrics';
 
 /**
  * Takes checkpoints: captures every projection's state at one log offset, makes the log and the ring
@@ -41,14 +42,19 @@ export class CheckpointService {
     @Inject(PROJECTIONS) private readonly projections: Projection[],
     private readonly runner: ProjectionRunner,
     private readonly store: CheckpointStore,
-    private readonly files: RingFileStore,
+    private readonly registry: ProjectionRegistry,
     private readonly clock: Clock,
     // Absent in the replay tool, which builds the projections without the HTTP service.
-    @Optional() private readonly metrics?: ServiceMetrics,
+    @Optional() @Inject(CHECKPOINT_OBSERVER) private readonly observer?: CheckpointObserver,
   ) {
     runner.onBatchApplied(() => {
       if (this.runner.appliedCount - this.appliedAtLast >= this.config.checkpointEvents) this.takeScheduled();
     });
+  }
+
+  /** The files checkpoints cover, as a feature registered them (rooms: the ring files). */
+  private get files(): CheckpointFiles {
+    return this.registry.checkpointFiles;
   }
 
   /** Offset of the newest checkpoint this process wrote (-1: none yet). */
@@ -115,7 +121,7 @@ export class CheckpointService {
     });
     this.lastOffset = offset;
     this.lastWrittenAt = Date.now();
-    this.metrics?.checkpointSeconds.observe(Number(process.hrtime.bigint() - started) / 1e9);
+    this.observer?.written(Number(process.hrtime.bigint() - started) / 1e9);
     await this.collectGarbage();
   }
 

@@ -1,22 +1,17 @@
 import {
+  DynamicModule,
   Global,
   Logger,
   Inject,
   Module,
   OnApplicationBootstrap,
-  OnApplicationShutdown,
   BeforeApplicationShutdown,
 } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.tokens';
 import { EventLog } from '../log/event-log';
+import { LogLifecycle } from '../log/log-lifecycle';
 import { EVENT_LOG } from '../log/log.tokens';
-import { RingFileStore } from '../rooms/ring/ring-file-store';
-import { TailCache } from '../rooms/ring/tail-cache';
-import { ListingProjection } from '../listing/listing.projection';
-import { WindowLoader } from '../listing/window-loader';
-import { NotesProjection } from '../notes/notes.projection';
-import { RoomsProjection } from '../rooms/rooms.projection';
 import { ChangeNotifier } from './change-notifier';
 import { CheckpointRecovery } from './checkpoint-recovery';
 import { CheckpointStore } from './checkpoint-store';
@@ -24,40 +19,30 @@ import { CheckpointService } from './checkpoint.service';
 import { ConflictRetry } from './conflict-retry';
 import { EventWriter } from './event-writer';
 import { PROJECTIONS } from './projection';
+import { projectionFeature, ProjectionFeature } from './projection-feature';
+import { ProjectionRegistry } from './projection-registry';
 import { ProjectionRunner } from './projection-runner';
 import { ServiceHealth } from './service-health';
 
 /**
- * Read models and their upkeep: every projection, the runner that feeds them from the log, the
- * checkpoints that bound replay. Global because every feature reads some read model.
+ * The upkeep of the read models: the registry the features' projections join (`forFeature`), the
+ * runner that feeds them from the log, the checkpoints that bound replay, the writer that awaits
+ * them. Global because every feature writes through the EventWriter and registers a read model.
  */
 @Global()
 @Module({
   providers: [
-    { provide: RingFileStore, inject: [APP_CONFIG], useFactory: (c: AppConfig) => new RingFileStore(c.root) },
+    { provide: ProjectionRegistry, useFactory: () => new ProjectionRegistry() },
+    // The live array of the registry: every registered projection, in apply order.
     {
-      provide: TailCache,
-      inject: [APP_CONFIG],
-      useFactory: (c: AppConfig) => new TailCache(c.hotTailMb * 1024 * 1024),
+      provide: PROJECTIONS,
+      inject: [ProjectionRegistry],
+      useFactory: (r: ProjectionRegistry) => r.projections,
     },
     {
       provide: CheckpointStore,
       inject: [APP_CONFIG],
       useFactory: (c: AppConfig) => new CheckpointStore(c.root),
-    },
-    RoomsProjection,
-    NotesProjection,
-    ListingProjection,
-    WindowLoader,
-    {
-      provide: PROJECTIONS,
-      // Listing last: it reads the rooms metadata each event has just produced.
-      inject: [RoomsProjection, NotesProjection, ListingProjection],
-      useFactory: (rooms: RoomsProjection, notes: NotesProjection, listing: ListingProjection) => [
-        rooms,
-        notes,
-        listing,
-      ],
     },
     ChangeNotifier,
     CheckpointRecovery,
@@ -68,24 +53,19 @@ import { ServiceHealth } from './service-health';
     EventWriter,
   ],
   exports: [
+    ProjectionRegistry,
     ConflictRetry,
     EventWriter,
     ServiceHealth,
-    RingFileStore,
-    TailCache,
-    RoomsProjection,
-    NotesProjection,
-    ListingProjection,
     ChangeNotifier,
     ProjectionRunner,
     CheckpointService,
   ],
 })
-export class ProjectionsModule
-  implements OnApplicationBootstrap, BeforeApplicationShutdown, OnApplicationShutdown
-{
+export class ProjectionsModule implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private timer: NodeJS.Timeout | null = null;
   private readonly logger = new Logger('Shutdown');
+  private checkpointNote = '';
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -93,10 +73,24 @@ export class ProjectionsModule
     private readonly runner: ProjectionRunner,
     private readonly checkpoints: CheckpointService,
     private readonly notifier: ChangeNotifier,
-    private readonly files: RingFileStore,
-  ) {}
+    private readonly registry: ProjectionRegistry,
+    lifecycle: LogLifecycle,
+  ) {
+    // The log module closes the log; the read models finish with it open and report once it closed.
+    lifecycle.onClose({ beforeClose: () => this.finalCheckpoint(), afterClose: () => this.stopped() });
+  }
+
+  /**
+   * A feature's read model, registered with the runner and the checkpoints: its projections, each
+   * with its declared place in the apply order, and the files its checkpoint part names (see
+   * projection-feature.ts). The projections layer imports no feature: the features call this.
+   */
+  static forFeature(feature: ProjectionFeature): DynamicModule {
+    return projectionFeature(feature);
+  }
 
   async onApplicationBootstrap(): Promise<void> {
+    this.registry.assertOrder();
     await this.runner.start();
     this.timer = setInterval(() => this.checkpoints.takeScheduled(), this.config.checkpointSeconds * 1000);
     this.timer.unref();
@@ -108,28 +102,26 @@ export class ProjectionsModule
   }
 
   /**
-   * After the server stopped taking requests: checkpoint, then close the log (flush + fsync), and say
-   * so in one line. A failed final checkpoint does not stop the log from closing: the next start
-   * replays from the previous checkpoint instead.
+   * Before the log closes, after the server stopped taking requests: stop applying and checkpoint. A
+   * failed final checkpoint does not keep the log open: the next start replays from the previous one.
    */
-  async onApplicationShutdown(): Promise<void> {
+  private async finalCheckpoint(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.checkpoints.stopRetrying();
     this.runner.stop();
-    let checkpointNote = '';
     try {
       await this.checkpoints.take();
     } catch (error) {
-      checkpointNote = ` (final checkpoint failed: ${(error as Error).message})`;
+      this.checkpointNote = ` (final checkpoint failed: ${(error as Error).message})`;
     }
-    try {
-      await this.log.close();
-    } finally {
-      this.files.close();
-      this.logger.log(
-        `stopped: event log flushed and synced through offset ${this.log.committedHead()}, ring files ` +
-          `synced, last checkpoint at offset ${this.checkpoints.lastCheckpointOffset}${checkpointNote}`,
-      );
-    }
+  }
+
+  /** Once the log closed (flush + fsync): release the checkpoint files and say so in one line. */
+  private stopped(): void {
+    this.registry.checkpointFiles.close();
+    this.logger.log(
+      `stopped: event log flushed and synced through offset ${this.log.committedHead()}, ring files ` +
+        `synced, last checkpoint at offset ${this.checkpoints.lastCheckpointOffset}${this.checkpointNote}`,
+    );
   }
 }

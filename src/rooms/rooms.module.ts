@@ -9,12 +9,13 @@ import { RoomReaperService } from './room-reaper.service';
 import { RoomWriteGate } from './room-write-gate';
 import { RoomWriteModel } from './room-write-model';
 import { RoomWriteService } from './room-write.service';
+import { RoomsReadModelModule } from './rooms-read-model.module';
 import { RoomsController } from './http/rooms.controller';
 import { SignedMessageLaneService } from './signed-message-lane.service';
 
-/** Rooms: reads, long-polls, the unsigned write lanes, export and the reaper. */
+/** Rooms: its read model, reads, long-polls, the unsigned write lanes, export and the reaper. */
 @Module({
-  imports: [NoteStateModule],
+  imports: [RoomsReadModelModule, NoteStateModule],
   controllers: [RoomsController],
   providers: [
     RoomWriteModel,
@@ -29,6 +30,7 @@ import { SignedMessageLaneService } from './signed-message-lane.service';
     RoomPresenter,
   ],
   exports: [
+    RoomsReadModelModule,
     RoomWriteService,
     RoomReadService,
     RoomWriteModel,

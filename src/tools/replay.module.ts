@@ -4,12 +4,16 @@ import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.tokens';
 import { Clock, SystemClock } from '../common/clock';
 import { EventLog } from '../log/event-log';
-import { EVENT_LOG } from '../log/log.tokens';
+import { LogModule } from '../log/log.module';
+import { ListingReadModelModule } from '../listing/listing-read-model.module';
+import { NotesReadModelModule } from '../notes/notes-read-model.module';
 import { ProjectionsModule } from '../projections/projections.module';
+import { RoomsReadModelModule } from '../rooms/rooms-read-model.module';
 
 /**
- * The read models without HTTP: the same ProjectionsModule the service runs (runner, checkpoints,
- * every projection), over a log the caller opened. The replay tool drives it.
+ * The read models without HTTP: the same ProjectionsModule the service runs (runner, checkpoints)
+ * and every feature's read model, registered as in the service, over a log the caller opened (the
+ * log module closes it at shutdown, after the final checkpoint). The replay tool drives it.
  */
 @Module({})
 export class ReplayModule {
@@ -17,13 +21,19 @@ export class ReplayModule {
     return {
       module: ReplayModule,
       global: true,
-      imports: [ScheduleModule.forRoot(), ProjectionsModule],
+      imports: [
+        ScheduleModule.forRoot(),
+        LogModule.forLog(log),
+        ProjectionsModule,
+        RoomsReadModelModule,
+        NotesReadModelModule,
+        ListingReadModelModule,
+      ],
       providers: [
         { provide: APP_CONFIG, useValue: config },
         { provide: Clock, useValue: new SystemClock() },
-        { provide: EVENT_LOG, useValue: log },
       ],
-      exports: [APP_CONFIG, Clock, EVENT_LOG],
+      exports: [APP_CONFIG, Clock],
     };
   }
 }

@@ -14,6 +14,7 @@ import {
 } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
+import { CheckpointFiles } from '../../projections/checkpoint-files';
 import { FdCache } from './fd-cache';
 
 /**
@@ -22,9 +23,10 @@ import { FdCache } from './fd-cache';
  * write path (the log already made the write durable), fsynced before a checkpoint names them, and
  * truncated back to the checkpointed length at start-up before the log is replayed over them.
  * A file is only ever appended to; compaction writes the next epoch's file instead of rewriting, so
- * an export that opened the old file keeps reading a consistent snapshot.
+ * an export that opened the old file keeps reading a consistent snapshot. It is the checkpoint-files
+ * port the rooms read model registers (rooms-read-model.module.ts).
  */
-export class RingFileStore {
+export class RingFileStore implements CheckpointFiles {
   readonly dir: string;
   private readonly fds = new FdCache();
   private readonly dirty = new Set<string>();
