@@ -10,7 +10,7 @@ import { NoteLanesService } from '../notes/note-lanes.service';
 import { NoteReadService } from '../notes/note-read.service';
 import { sweptNoteValue } from '../notes/note-rules';
 import { NotesProjection } from '../notes/notes.projection';
-import { ROOM_ALLOW, ROOM_NONCE, ROOM_OWNERS } from '../notes/reserved-namespaces';
+import { ROOM_ALLOW, ROOM_NONCE, ROOM_OWNERS } from '../ownership/reserved-namespaces';
 import { parseLimit } from '../rooms/room-query';
 import { signatureParts, signingHint } from './signing-hint';
 import { ToolRegistrar } from './tool-registrar';

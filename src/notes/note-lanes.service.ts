@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
+import { stringField } from '../http/body/body-fields';
 import { JsonObject } from '../http/body/json-object.parser';
 import { Query } from '../http/url/query-parser';
-import { stringField } from '../rooms/message-lanes.service';
-import { NamespaceGate } from './namespace-gate';
+import { NamespaceGate } from '../ownership/namespace-gate';
 import { parseBodyConditions, parseQueryConditions } from './note-conditions';
 import { sweptNoteValue } from './note-rules';
 import { NoteWriteAck, NoteWriteService } from './note-write.service';

@@ -1,10 +1,9 @@
 import { Module } from '@nestjs/common';
 import { NotesPresenter } from './http/notes.presenter';
-import { RoomsModule } from '../rooms/rooms.module';
-import { NamespaceGate } from './namespace-gate';
+import { OwnershipModule } from '../ownership/ownership.module';
 import { NoteLanesService } from './note-lanes.service';
 import { NoteReadService } from './note-read.service';
-import { NoteStateModule } from './note-state.module';
+import { NoteWriteModel } from './note-write.model';
 import { NoteWriteService } from './note-write.service';
 import { NotesController } from './http/notes.controller';
 import { NotesReaperService } from './notes-reaper.service';
@@ -12,17 +11,17 @@ import { SignedNoteLaneService } from './signed-note-lane.service';
 
 /** Notes: reads, listings, the unsigned and signed write lanes, ownership notes and the reaper. */
 @Module({
-  imports: [RoomsModule, NoteStateModule],
+  imports: [OwnershipModule],
   controllers: [NotesController],
   providers: [
+    NoteWriteModel,
     NoteWriteService,
-    NamespaceGate,
     NoteReadService,
     NoteLanesService,
     SignedNoteLaneService,
     NotesReaperService,
     NotesPresenter,
   ],
-  exports: [NoteWriteService, NoteReadService, NoteLanesService],
+  exports: [NoteWriteModel, NoteWriteService, NoteReadService, NoteLanesService],
 })
 export class NotesModule {}

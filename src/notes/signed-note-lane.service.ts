@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { BadRequestError } from '../common/errors/bad-request.error';
+import { trimmedStringField } from '../http/body/body-fields';
 import { JsonObject } from '../http/body/json-object.parser';
 import { Query } from '../http/url/query-parser';
 import { assertSignature } from '../identity/signature-check';
 import { SignatureVerifier } from '../identity/signature-verifier.service';
 import { noteSigningPayload } from '../identity/signing-payload';
-import { NamespaceGate } from './namespace-gate';
+import { NamespaceGate } from '../ownership/namespace-gate';
 import { NoteConditions, parseBodyConditions, parseQueryConditions } from './note-conditions';
 import { sweptNoteValue } from './note-rules';
 import { NoteWriteAck, NoteWriteService } from './note-write.service';
@@ -47,8 +47,8 @@ export class SignedNoteLaneService {
 
   /** POST /kv/{ns}/{key} with a non-empty `did` (type-checked and trimmed), value already swept. */
   async post(ns: string, key: string, did: string, value: string, body: JsonObject): Promise<NoteWriteAck> {
-    const sig = trimmedString(body, 'sig');
-    const nonce = trimmedString(body, 'nonce');
+    const sig = trimmedStringField(body, 'sig');
+    const nonce = trimmedStringField(body, 'nonce');
     await assertSignature(this.verifier, { did, sig, nonce }, (nonceAsSent) =>
       noteSigningPayload(ns, key, nonceAsSent, value),
     );
@@ -70,12 +70,4 @@ export class SignedNoteLaneService {
       };
     });
   }
-}
-
-/** `sig` and `nonce` on POST: strings when present (a JSON number nonce is refused), trimmed. */
-function trimmedString(body: JsonObject, name: string): string {
-  const value = body[name];
-  if (value === undefined) return '';
-  if (typeof value !== 'string') throw new BadRequestError(`bad ${name}: must be a string`);
-  return value.trim();
 }

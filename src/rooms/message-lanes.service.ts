@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { BadRequestError } from '../common/errors/bad-request.error';
 import { assertName, NAME_PATTERN_SOURCE, isValidName } from '../common/names';
 import { pyRepr } from '../common/py-compat/py-repr';
+import { stringField } from '../http/body/body-fields';
 import { JsonObject } from '../http/body/json-object.parser';
 import { AdmittedAppendService } from './admitted-append.service';
 import { sweptMessageText } from './room-rules';
@@ -65,12 +66,4 @@ function assertFrom(from: unknown): asserts from is string {
   if (typeof from !== 'string') throw new BadRequestError('bad from: must be a string');
   if (!isValidName(from))
     throw new BadRequestError(`bad from: ${pyRepr(from)} must match /${NAME_PATTERN_SOURCE}/`);
-}
-
-/** A body field that must be a string when present (absent reads as empty); never coerced (§8.1). */
-export function stringField(body: JsonObject, name: string): string {
-  const value = body[name];
-  if (value === undefined) return '';
-  if (typeof value !== 'string') throw new BadRequestError(`bad ${name}: must be a string`);
-  return value;
 }

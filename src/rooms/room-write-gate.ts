@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { CreationCharge, NOTHING_CHARGED, RoomCreationBudget } from '../access/room-creation-budget';
-import { RoomOwnership } from '../notes/room-ownership';
+import { RoomOwnership } from '../ownership/room-ownership';
 import { assertRoomAcceptsWrite } from './room-rules';
 import { RoomWriteService } from './room-write.service';
 

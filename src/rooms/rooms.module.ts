@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { RoomPresenter } from './http/room.presenter';
-import { NoteStateModule } from '../notes/note-state.module';
+import { OwnershipModule } from '../ownership/ownership.module';
 import { AdmittedAppendService } from './admitted-append.service';
 import { MessageLanesService } from './message-lanes.service';
 import { RoomExportService } from './room-export.service';
@@ -14,7 +14,7 @@ import { SignedMessageLaneService } from './signed-message-lane.service';
 
 /** Rooms: reads, long-polls, the unsigned write lanes, export and the reaper. */
 @Module({
-  imports: [NoteStateModule],
+  imports: [OwnershipModule],
   controllers: [RoomsController],
   providers: [
     RoomWriteModel,

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { BadRequestError } from '../common/errors/bad-request.error';
+import { trimmedStringField } from '../http/body/body-fields';
 import { JsonObject } from '../http/body/json-object.parser';
 import { nonceDigits } from '../identity/nonce';
 import { assertSignature } from '../identity/signature-check';
@@ -43,8 +43,8 @@ export class SignedMessageLaneService {
     rawText: string,
     body: JsonObject,
   ): Promise<AppendedMessage> {
-    const sig = trimmedString(body, 'sig');
-    const nonce = trimmedString(body, 'nonce');
+    const sig = trimmedStringField(body, 'sig');
+    const nonce = trimmedStringField(body, 'nonce');
     const text = sweptMessageText(rawText);
     return this.append(client, room, { did, sig, nonce }, text);
   }
@@ -70,12 +70,4 @@ export class SignedMessageLaneService {
         }),
     });
   }
-}
-
-/** `sig` and `nonce` on the POST lane: strings when present (a JSON number nonce is refused), trimmed. */
-function trimmedString(body: JsonObject, name: string): string {
-  const value = body[name];
-  if (value === undefined) return '';
-  if (typeof value !== 'string') throw new BadRequestError(`bad ${name}: must be a string`);
-  return value.trim();
 }

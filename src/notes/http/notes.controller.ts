@@ -4,7 +4,7 @@ import { RateBucket } from '../../access/rate-bucket.decorator';
 import { readJsonBody } from '../../http/body/body-reader';
 import { NotesPresenter } from './notes.presenter';
 import { Query } from '../../http/url/query-parser';
-import { freeFormSegment } from '../../rooms/free-form-segment';
+import { freeFormSegment } from '../../http/url/free-form-segment';
 import { NoteLanesService } from '../note-lanes.service';
 import { NoteReadService } from '../note-read.service';
 import { NoteWriteAck } from '../note-write.service';

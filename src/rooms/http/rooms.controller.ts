@@ -8,7 +8,7 @@ import { clientGoneSignal } from '../../http/client-gone';
 import { clientOf } from '../../http/client-identity';
 import { RoomPresenter } from './room.presenter';
 import { Query } from '../../http/url/query-parser';
-import { freeFormSegment } from '../free-form-segment';
+import { freeFormSegment } from '../../http/url/free-form-segment';
 import { MessageLanesService } from '../message-lanes.service';
 import { RoomExportService } from '../room-export.service';
 import { SignedMessageLaneService } from '../signed-message-lane.service';
