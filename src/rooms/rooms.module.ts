@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { RoomPresenter } from './http/room.presenter';
 import { OwnershipModule } from '../ownership/ownership.module';
-import { AdmittedAppendService } from './admitted-append.service';
+import { MessageAdmissions } from './message-admission';
 import { MessageLanesService } from './message-lanes.service';
 import { RoomExportService } from './room-export.service';
 import { RoomReadService } from './room-read.service';
@@ -20,7 +20,7 @@ import { SignedMessageLaneService } from './signed-message-lane.service';
     RoomWriteModel,
     RoomWriteService,
     RoomWriteGate,
-    AdmittedAppendService,
+    MessageAdmissions,
     RoomReadService,
     MessageLanesService,
     SignedMessageLaneService,
