@@ -22,6 +22,6 @@ import { SignedNoteLaneService } from './signed-note-lane.service';
     NotesReaperService,
     NotesPresenter,
   ],
-  exports: [NoteWriteModel, NoteWriteService, NoteReadService, NoteLanesService],
+  exports: [NoteWriteModel, NoteWriteService, NoteReadService, NoteLanesService, SignedNoteLaneService],
 })
 export class NotesModule {}
