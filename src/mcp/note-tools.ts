@@ -13,7 +13,7 @@ import { sweptNoteValue } from '../notes/note-rules';
 import { NotesProjection } from '../notes/notes.projection';
 import { SignedNoteLaneService } from '../notes/signed-note-lane.service';
 import { ROOM_ALLOW, ROOM_NONCE, ROOM_OWNERS } from '../ownership/reserved-namespaces';
-import { parseLimit } from '../rooms/room-query';
+import { parseLimit } from '../rooms/http/room-query';
 import { signatureParts, signingHint } from './signing-hint';
 import { ToolRegistrar } from './tool-registrar';
 import { didArg, nameArg, nonceArg, nonceDigits, sigArg } from './tool-schemas';

@@ -9,7 +9,7 @@ import { renderRoomText } from '../rooms/http/room-text.renderer';
 import { messageSigningPayload } from '../identity/signing-payload';
 import { ListingService } from '../listing/listing.service';
 import { MessageLanesService } from '../rooms/message-lanes.service';
-import { parseLimit, parseWait } from '../rooms/room-query';
+import { parseLimit, parseWait } from '../rooms/http/room-query';
 import { RoomReadService } from '../rooms/room-read.service';
 import { sweptMessageText } from '../rooms/room-rules';
 import { AppendedMessage } from '../rooms/room-write.service';

@@ -13,7 +13,7 @@ import { MessageLanesService } from '../message-lanes.service';
 import { RoomExportService } from '../room-export.service';
 import { SignedMessageLaneService } from '../signed-message-lane.service';
 import { parseMessagePost } from './message-post.parser';
-import { parseRoomQuery } from '../room-query';
+import { parseRoomQuery } from './room-query';
 import { RoomReadService } from '../room-read.service';
 import { AppendedMessage } from '../room-write.service';
 
