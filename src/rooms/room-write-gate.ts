@@ -17,7 +17,7 @@ export interface GateRequest {
  * events room 403 → mailbox without signature 403 → room name 400 → owned room 403 → creation budget
  * 429 (only when the write would create the room). Lanes call it after their own parsing and before
  * the duplicate filter and the append; the returned charge is refunded when the write does not end up
- * creating the room (see AdmittedAppendService).
+ * creating the room (see MessageAdmission).
  */
 @Injectable()
 export class RoomWriteGate {
