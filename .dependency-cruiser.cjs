@@ -7,16 +7,18 @@
  *
  * `no-circular` is checked per module (there are none). Between folders some cycles remain, each
  * through a file other than the one going back, and each left to the rest of issue 13 because it
- * takes a design change rather than a move: rooms ↔ notes (ownership, NoteStateModule), docs ↔ mcp
- * (the tool catalogue). Gone: projections ↔ rooms/notes/listing/metrics (features register their read
- * models, see projections-imports-no-feature), log ↔ metrics (the CommitObserver port), events ↔
- * notes (note events live in src/events).
+ * takes a design change rather than a move: docs ↔ mcp (the tool catalogue). Gone: projections ↔
+ * rooms/notes/listing/metrics (features register their read models, see
+ * projections-imports-no-feature), log ↔ metrics (the CommitObserver port), events ↔ notes (note
+ * events live in src/events), rooms ↔ notes (both use src/ownership, which imports neither:
+ * rooms-and-notes-stay-apart, ownership-imports-no-room-or-note below).
  */
 
 /** Folders that are features (or read them): infrastructure must not import these. */
 const FEATURES = [
   'rooms',
   'notes',
+  'ownership',
   'listing',
   'docs',
   'humans',
@@ -38,6 +40,33 @@ module.exports = {
       comment: 'A cycle means two modules can no longer be read, tested or moved apart.',
       from: { path: '^src/' },
       to: { circular: true },
+    },
+    {
+      name: 'rooms-and-notes-stay-apart',
+      severity: 'error',
+      comment:
+        'Rooms and notes are siblings: neither imports the other. What they share is ownership ' +
+        '(src/ownership: reserved namespaces, the namespace gate, the owned-room rule), which reads ' +
+        'their write state through ports the composition root binds. The Nest modules follow: no cycle ' +
+        'breaker module, no forwardRef.',
+      from: { path: '^src/rooms/' },
+      to: { path: '^src/notes/' },
+    },
+    {
+      name: 'notes-import-no-rooms',
+      severity: 'error',
+      comment: 'The other direction of rooms-and-notes-stay-apart.',
+      from: { path: '^src/notes/' },
+      to: { path: '^src/rooms/' },
+    },
+    {
+      name: 'ownership-imports-no-room-or-note',
+      severity: 'error',
+      comment:
+        'src/ownership sits below rooms and notes: it declares the ports it reads (OwnerNotes, ' +
+        'RoomHeads), and the features implement them; importing either feature back would restore the cycle.',
+      from: { path: '^src/ownership/' },
+      to: { path: '^src/(rooms|notes)/' },
     },
     {
       name: 'http-imports-no-feature',

@@ -14,8 +14,12 @@ import { ListingModule } from './listing/listing.module';
 import { LogModule } from './log/log.module';
 import { McpModule } from './mcp/mcp.module';
 import { NotesModule } from './notes/notes.module';
+import { NoteWriteModel } from './notes/note-write.model';
+import { OwnerNotes } from './ownership/owner-notes.port';
+import { RoomHeads } from './ownership/room-heads.port';
 import { ProjectionsModule } from './projections/projections.module';
 import { RoomsModule } from './rooms/rooms.module';
+import { RoomWriteModel } from './rooms/room-write-model';
 import { MetricsModule } from './metrics/metrics.module';
 import { HumansModule } from './humans/humans.module';
 import { StatsModule } from './stats/stats.module';
@@ -27,8 +31,9 @@ export interface AppModuleOptions {
 }
 
 /**
- * Composition root: configuration, clock, the log, read models, features, the one error filter, and
- * the global guards in their pinned order (src/access/global-guards.ts).
+ * Composition root: configuration, clock, the log, read models, features, the ownership ports bound
+ * to the features' write models (so rooms and notes never import each other), the one error filter,
+ * and the global guards in their pinned order (src/access/global-guards.ts).
  */
 @Module({})
 export class AppModule {
@@ -56,9 +61,12 @@ export class AppModule {
         { provide: APP_CONFIG, useValue: options.config },
         { provide: Clock, useValue: options.clock ?? new SystemClock() },
         { provide: APP_FILTER, useClass: HttpErrorFilter },
+        // Ownership's ports (src/ownership): it reads the write state of rooms and notes, and imports neither.
+        { provide: OwnerNotes, useExisting: NoteWriteModel },
+        { provide: RoomHeads, useExisting: RoomWriteModel },
         ...globalGuardProviders(),
       ],
-      exports: [APP_CONFIG, Clock],
+      exports: [APP_CONFIG, Clock, OwnerNotes, RoomHeads],
     };
   }
 }

@@ -6,12 +6,14 @@ import { Clock } from '../common/clock';
 import { BadRequestError } from '../common/errors/bad-request.error';
 import { renderNoteAckText, renderNoteListText, renderNoteText } from '../notes/http/note.renderer';
 import { noteSigningPayload } from '../identity/signing-payload';
+import { parseNotePost } from '../notes/http/note-post.parser';
 import { NoteLanesService } from '../notes/note-lanes.service';
 import { NoteReadService } from '../notes/note-read.service';
 import { sweptNoteValue } from '../notes/note-rules';
 import { NotesProjection } from '../notes/notes.projection';
-import { ROOM_ALLOW, ROOM_NONCE, ROOM_OWNERS } from '../notes/reserved-namespaces';
-import { parseLimit } from '../rooms/room-query';
+import { SignedNoteLaneService } from '../notes/signed-note-lane.service';
+import { ROOM_ALLOW, ROOM_NONCE, ROOM_OWNERS } from '../ownership/reserved-namespaces';
+import { parseLimit } from '../rooms/http/room-query';
 import { signatureParts, signingHint } from './signing-hint';
 import { ToolRegistrar } from './tool-registrar';
 import { didArg, nameArg, nonceArg, nonceDigits, sigArg } from './tool-schemas';
@@ -39,6 +41,7 @@ export class NoteTools {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly reader: NoteReadService,
     private readonly lanes: NoteLanesService,
+    private readonly signed: SignedNoteLaneService,
     private readonly notes: NotesProjection,
     private readonly clock: Clock,
   ) {}
@@ -59,8 +62,9 @@ export class NoteTools {
         if_absent: z.boolean().default(false).describe('Write only if there is no note yet.'),
       },
       async (a) => {
-        const body = { value: a.value, if: a.if_matches, if_absent: a.if_absent ? '1' : undefined };
-        return renderNoteAckText(await this.lanes.post(a.namespace, a.key, body));
+        const conditions = { if: a.if_matches, if_absent: a.if_absent ? '1' : undefined };
+        const write = { ns: a.namespace, key: a.key, value: sweptNoteValue(a.value), conditions };
+        return renderNoteAckText(await this.lanes.post(write));
       },
     );
     tools.tool('list_notes', { namespace: ns, limit: z.number().int().optional() }, (a) =>
@@ -101,7 +105,11 @@ export class NoteTools {
         nonce: nonceDigits(write.nonce),
         if_absent: write.ifAbsent ? '1' : undefined,
       };
-      return renderNoteAckText(await this.lanes.post(write.ns, write.room, body));
+      // Parsed as the POST route parses its body, so a blank did takes the unsigned lane there too.
+      const post = parseNotePost(body, write.ns, write.room);
+      const ack =
+        post.lane === 'signed' ? await this.signed.post(post.command) : await this.lanes.post(post.command);
+      return renderNoteAckText(ack);
     }
     if (parts === 'mixed') {
       throw new BadRequestError(

@@ -9,7 +9,7 @@ import { renderRoomText } from '../rooms/http/room-text.renderer';
 import { messageSigningPayload } from '../identity/signing-payload';
 import { ListingService } from '../listing/listing.service';
 import { MessageLanesService } from '../rooms/message-lanes.service';
-import { parseLimit, parseWait } from '../rooms/room-query';
+import { parseLimit, parseWait } from '../rooms/http/room-query';
 import { RoomReadService } from '../rooms/room-read.service';
 import { sweptMessageText } from '../rooms/room-rules';
 import { AppendedMessage } from '../rooms/room-write.service';
@@ -56,7 +56,12 @@ export class RoomTools {
       { room: nameArg('Room'), text: z.string(), nick: nameArg('Your nick').optional() },
       async (a, caller) =>
         this.written(
-          await this.lanes.post(caller.client, a.room, { from: a.nick ?? this.defaultNick, text: a.text }),
+          await this.lanes.post({
+            client: caller.client,
+            room: a.room,
+            from: a.nick ?? this.defaultNick,
+            rawText: a.text,
+          }),
         ),
     );
     tools.tool(
@@ -100,8 +105,9 @@ export class RoomTools {
   ): Promise<string> {
     const parts = signatureParts(did, sig, nonce);
     if (parts === 'all') {
-      const body = { did, sig, nonce: nonceDigits(nonce), text };
-      return this.written(await this.signed.post(caller.client, room, did!.trim(), text, body));
+      // As the POST route takes them: did, sig and nonce trimmed, a numeric nonce as its digits.
+      const signed = { did: did!.trim(), sig: sig!.trim(), nonce: nonceDigits(nonce).trim() };
+      return this.written(await this.signed.write({ client: caller.client, room, ...signed, rawText: text }));
     }
     if (parts === 'mixed') {
       throw new BadRequestError(

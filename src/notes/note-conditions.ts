@@ -1,7 +1,5 @@
 import { BadRequestError } from '../common/errors/bad-request.error';
 import { pyRepr } from '../common/py-compat/py-repr';
-import { JsonObject } from '../http/body/json-object.parser';
-import { Query } from '../http/url/query-parser';
 
 /** The conditions of one note write (contract §10.3); both absent means an unconditional write. */
 export interface NoteConditions {
@@ -9,6 +7,18 @@ export interface NoteConditions {
   readonly ifValue: string | null;
   /** Write only if there is no note yet. */
   readonly ifAbsent: boolean;
+}
+
+/** `?if=` and `?if_absent=` of a GET lane as sent (absent: undefined); parsed by the lane after its gate. */
+export interface QueryConditionFields {
+  readonly if?: string;
+  readonly if_absent?: string;
+}
+
+/** The `if` and `if_absent` fields of a POST body as sent, any JSON type; parsed by the lane at its step. */
+export interface BodyConditionFields {
+  readonly if?: unknown;
+  readonly if_absent?: unknown;
 }
 
 const TRUE_FORMS: ReadonlySet<string> = new Set(['1', 'true', 'yes', 'on']);
@@ -20,7 +30,7 @@ const ACCEPTED = `[${[...TRUE_FORMS, ...FALSE_FORMS]
   .join(', ')}]`;
 
 /** `?if=` and `?if_absent=` of the GET lanes: `if` present (even empty) is a condition. */
-export function parseQueryConditions(query: Query): NoteConditions {
+export function parseQueryConditions(query: QueryConditionFields): NoteConditions {
   const ifAbsent = query.if_absent === undefined ? false : truthOf(query.if_absent);
   return combine(query.if ?? null, ifAbsent);
 }
@@ -29,7 +39,7 @@ export function parseQueryConditions(query: Query): NoteConditions {
  * The `if` and `if_absent` body fields of POST: `if` null or absent is no condition, any other
  * non-string is a 400; `if_absent` also takes JSON true/false, while null or a number is a 400.
  */
-export function parseBodyConditions(body: JsonObject): NoteConditions {
+export function parseBodyConditions(body: BodyConditionFields): NoteConditions {
   const ifField = body.if;
   if (ifField !== undefined && ifField !== null && typeof ifField !== 'string') {
     throw new BadRequestError('bad if: must be a string');

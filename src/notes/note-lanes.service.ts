@@ -1,47 +1,43 @@
 import { Injectable } from '@nestjs/common';
-import { JsonObject } from '../http/body/json-object.parser';
-import { Query } from '../http/url/query-parser';
-import { stringField } from '../rooms/message-lanes.service';
-import { NamespaceGate } from './namespace-gate';
+import { NamespaceGate } from '../ownership/namespace-gate';
+import { ConflictRetry } from '../projections/conflict-retry';
+import { PostNote, SetNote } from './note-commands';
 import { parseBodyConditions, parseQueryConditions } from './note-conditions';
 import { sweptNoteValue } from './note-rules';
 import { NoteWriteAck, NoteWriteService } from './note-write.service';
-import { SignedNoteLaneService } from './signed-note-lane.service';
 
 /**
- * The unsigned note lanes and the POST dispatch, each in the reference's order (contract §12).
- * Everything from the gate to the append runs in one synchronous step (no await in between), so the
- * gate's reading of the notes is the state the write is decided on.
+ * The unsigned note lanes, each in the reference's order (contract §12). Everything from the gate to
+ * the append runs in one synchronous step (no await in between), so the gate's reading of the notes
+ * is the state the write is decided on; after a conflict with another node's write the step runs
+ * again (ConflictRetry), gate included.
  */
 @Injectable()
 export class NoteLanesService {
   constructor(
     private readonly gate: NamespaceGate,
     private readonly writer: NoteWriteService,
-    private readonly signed: SignedNoteLaneService,
+    private readonly retry: ConflictRetry,
   ) {}
 
   /** GET /kv/{ns}/{key}/set/{value}: sweep → namespace gate → conditions → write. */
-  set(ns: string, key: string, rawValue: string, query: Query): Promise<NoteWriteAck> {
+  set({ ns, key, rawValue, conditions }: SetNote): Promise<NoteWriteAck> {
     const value = sweptNoteValue(rawValue);
-    return this.writer.write(() => {
+    return this.retry.run(() => {
       this.gate.admitUnsigned(ns, key, value);
-      return { ns, key, value, conditions: parseQueryConditions(query) };
+      return this.writer.write({ ns, key, value, conditions: parseQueryConditions(conditions) });
     });
   }
 
   /**
-   * POST /kv/{ns}/{key}: `value` type and sweep → `did` type; a non-empty did selects the signed
-   * lane; unsigned: conditions → namespace gate → write.
+   * POST /kv/{ns}/{key} without a did (value type and sweep, `did` type checked at the edge):
+   * conditions → namespace gate → write.
    */
-  post(ns: string, key: string, body: JsonObject): Promise<NoteWriteAck> {
-    const value = sweptNoteValue(stringField(body, 'value'));
-    const did = stringField(body, 'did').trim();
-    if (did !== '') return this.signed.post(ns, key, did, value, body);
-    const conditions = parseBodyConditions(body);
-    return this.writer.write(() => {
+  post({ ns, key, value, conditions: fields }: PostNote): Promise<NoteWriteAck> {
+    const conditions = parseBodyConditions(fields);
+    return this.retry.run(() => {
       this.gate.admitUnsigned(ns, key, value);
-      return { ns, key, value, conditions };
+      return this.writer.write({ ns, key, value, conditions });
     });
   }
 }

@@ -1,4 +1,4 @@
-import { ROOM_GUARD_NAMESPACES } from './reserved-namespaces';
+import { ROOM_GUARD_NAMESPACES } from '../ownership/reserved-namespaces';
 
 export interface ReclaimInput {
   readonly ns: string;

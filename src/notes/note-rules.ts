@@ -6,7 +6,7 @@ import { NoteConflictError } from './errors/note-conflict.error';
 import { NoteCaps } from './note-caps';
 import { NoteConditions } from './note-conditions';
 import { NoteState } from './note-state';
-import { ROOM_NONCE } from './reserved-namespaces';
+import { ROOM_NONCE } from '../ownership/reserved-namespaces';
 
 /** Sweeps a note value and enforces 1..8192 code points (contract §5.2, same wording as texts). */
 export function sweptNoteValue(raw: string): string {

@@ -9,7 +9,7 @@ import {
   assertNoteBytesFit,
   assertNoteCapacity,
 } from './note-rules';
-import { ROOM_ALLOW, ROOM_NONCE } from './reserved-namespaces';
+import { ROOM_ALLOW, ROOM_NONCE } from '../ownership/reserved-namespaces';
 
 export interface NoteWriteCommand {
   readonly ns: string;

@@ -6,7 +6,8 @@ import type { NoteWriteState } from './note-write.decider';
 import { NoteState } from './note-state';
 
 export type { NoteState } from './note-state';
-import { ROOM_ALLOW, ROOM_NONCE } from './reserved-namespaces';
+import { OwnerNotes } from '../ownership/owner-notes.port';
+import { ROOM_ALLOW, ROOM_NONCE } from '../ownership/reserved-namespaces';
 import { NotesProjection } from './notes.projection';
 
 interface PendingNote {
@@ -20,11 +21,11 @@ interface PendingNote {
  * that were appended but not applied yet. Lanes read it (gates, conditions, the nonce counter,
  * capacity), decide, append and record here in one synchronous step, so the log's order is the
  * decisions' order: two compare-and-set writers can never both see the same current value, and two
- * ownership writes can never both burn the same nonce. The message gate reads owner notes here too,
- * so a claim decided before a message is seen by that message's gate.
+ * ownership writes can never both burn the same nonce. The message gate reads owner notes here too
+ * (as the OwnerNotes port), so a claim decided before a message is seen by that message's gate.
  */
 @Injectable()
-export class NoteWriteModel {
+export class NoteWriteModel implements OwnerNotes {
   private readonly pending = new PendingOverlay<PendingNote>();
 
   constructor(private readonly notes: NotesProjection) {}

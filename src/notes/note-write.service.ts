@@ -23,8 +23,8 @@ export interface ReclaimCandidate {
  * (decideNoteWrite: the rules in the contract's order) against NoteWriteModel and appends in the same
  * synchronous step (no await before the append), which is what makes compare-and-set and the nonce
  * burn atomic. A burn is appended even when the write then fails its condition or capacity: burned
- * nonces are never refunded (§10.4). Callers run their gates synchronously right before calling, so
- * those decisions are part of the step.
+ * nonces are never refunded (§10.4). Lanes run their gates synchronously right before calling, so
+ * those decisions are part of the step, and re-run gate and write together after a conflict.
  */
 @Injectable()
 export class NoteWriteService {
@@ -45,12 +45,16 @@ export class NoteWriteService {
   }
 
   /**
-   * Decided again after a conflict with another node's write (ConflictRetry): conditions and nonce
-   * re-checked. Lanes pass a function that runs their gate and returns the command, so the gate is
-   * re-run too and stays in the same synchronous step as the append.
+   * One decision and append; synchronous up to the append. A conflict with another node's write
+   * (shared log) rejects with ExpectedHeadMismatchError: the lane runs its gate and this again inside
+   * ConflictRetry, so conditions and nonce are re-checked against that write.
    */
-  write(decide: NoteWriteCommand | (() => NoteWriteCommand)): Promise<NoteWriteAck> {
-    return this.retry.run(() => this.decideAndWrite(typeof decide === 'function' ? decide() : decide));
+  async write(command: NoteWriteCommand): Promise<NoteWriteAck> {
+    const state = this.model.stateFor(command.ns, command.key);
+    const decision = decideNoteWrite(command, state, this.limits, this.clock.nowMicros());
+    await this.commit(decision.events);
+    if ('refusal' in decision) throw decision.refusal;
+    return decision.ack;
   }
 
   /**
@@ -59,14 +63,6 @@ export class NoteWriteService {
    */
   reclaim(candidates: readonly ReclaimCandidate[]): Promise<number> {
     return this.retry.run(() => this.reclaimOnce(candidates));
-  }
-
-  private async decideAndWrite(command: NoteWriteCommand): Promise<NoteWriteAck> {
-    const state = this.model.stateFor(command.ns, command.key);
-    const decision = decideNoteWrite(command, state, this.limits, this.clock.nowMicros());
-    await this.commit(decision.events);
-    if ('refusal' in decision) throw decision.refusal;
-    return decision.ack;
   }
 
   private async reclaimOnce(candidates: readonly ReclaimCandidate[]): Promise<number> {

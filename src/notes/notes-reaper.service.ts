@@ -4,7 +4,7 @@ import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.tokens';
 import { Clock } from '../common/clock';
 import { ScheduledPass } from '../common/scheduled-pass';
-import { RoomWriteModel } from '../rooms/room-write-model';
+import { RoomHeads } from '../ownership/room-heads.port';
 import { isReclaimable } from './note-reclaim.rule';
 import { NoteWriteService, ReclaimCandidate } from './note-write.service';
 import { NotesProjection } from './notes.projection';
@@ -26,7 +26,7 @@ export class NotesReaperService extends ScheduledPass {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     scheduler: SchedulerRegistry,
     private readonly notes: NotesProjection,
-    private readonly rooms: RoomWriteModel,
+    private readonly rooms: RoomHeads,
     private readonly writer: NoteWriteService,
     private readonly clock: Clock,
   ) {

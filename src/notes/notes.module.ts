@@ -1,10 +1,9 @@
 import { Module } from '@nestjs/common';
 import { NotesPresenter } from './http/notes.presenter';
-import { RoomsModule } from '../rooms/rooms.module';
-import { NamespaceGate } from './namespace-gate';
+import { OwnershipModule } from '../ownership/ownership.module';
 import { NoteLanesService } from './note-lanes.service';
 import { NoteReadService } from './note-read.service';
-import { NoteStateModule } from './note-state.module';
+import { NoteWriteModel } from './note-write.model';
 import { NoteWriteService } from './note-write.service';
 import { NotesReadModelModule } from './notes-read-model.module';
 import { NotesController } from './http/notes.controller';
@@ -13,17 +12,24 @@ import { SignedNoteLaneService } from './signed-note-lane.service';
 
 /** Notes: its read model, reads, listings, the unsigned and signed write lanes, ownership notes and the reaper. */
 @Module({
-  imports: [NotesReadModelModule, RoomsModule, NoteStateModule],
+  imports: [NotesReadModelModule, OwnershipModule],
   controllers: [NotesController],
   providers: [
+    NoteWriteModel,
     NoteWriteService,
-    NamespaceGate,
     NoteReadService,
     NoteLanesService,
     SignedNoteLaneService,
     NotesReaperService,
     NotesPresenter,
   ],
-  exports: [NotesReadModelModule, NoteWriteService, NoteReadService, NoteLanesService],
+  exports: [
+    NotesReadModelModule,
+    NoteWriteModel,
+    NoteWriteService,
+    NoteReadService,
+    NoteLanesService,
+    SignedNoteLaneService,
+  ],
 })
 export class NotesModule {}

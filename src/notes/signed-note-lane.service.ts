@@ -1,81 +1,68 @@
 import { Injectable } from '@nestjs/common';
-import { BadRequestError } from '../common/errors/bad-request.error';
-import { JsonObject } from '../http/body/json-object.parser';
-import { Query } from '../http/url/query-parser';
 import { assertSignature } from '../identity/signature-check';
 import { SignatureVerifier } from '../identity/signature-verifier.service';
 import { noteSigningPayload } from '../identity/signing-payload';
-import { NamespaceGate } from './namespace-gate';
-import { NoteConditions, parseBodyConditions, parseQueryConditions } from './note-conditions';
+import { NamespaceGate } from '../ownership/namespace-gate';
+import { ConflictRetry } from '../projections/conflict-retry';
+import { PostSignedNote, SetSignedNote } from './note-commands';
+import { parseBodyConditions, parseQueryConditions } from './note-conditions';
 import { sweptNoteValue } from './note-rules';
 import { NoteWriteAck, NoteWriteService } from './note-write.service';
-
-interface SignedNote {
-  readonly ns: string;
-  readonly key: string;
-  readonly value: string;
-  readonly did: string;
-  readonly nonce: string;
-}
 
 /**
  * The signed note lanes (contract §10.4): nonce, did and signature encoding (400) → verification over
  * `ns|key|nonce|value` with the swept value (403 with the canonical string) → namespace gate and
- * conditions (GET: gate first; POST: conditions first) → nonce burn (403) → write (409/400).
+ * conditions (GET: gate first; POST: conditions first) → nonce burn (403) → write (409/400). From the
+ * gate to the append is one synchronous step, run again after a conflict (ConflictRetry).
  */
 @Injectable()
 export class SignedNoteLaneService {
   constructor(
+    private readonly verifier: SignatureVerifier,
     private readonly gate: NamespaceGate,
     private readonly writer: NoteWriteService,
-    private readonly verifier: SignatureVerifier,
+    private readonly retry: ConflictRetry,
   ) {}
 
-  /** GET /kv/{ns}/{key}/set-signed/{did}/{sig}/{nonce}/{value}. */
-  async setSigned(
-    note: { ns: string; key: string; did: string; sig: string; nonce: string; rawValue: string },
-    query: Query,
-  ): Promise<NoteWriteAck> {
-    const value = sweptNoteValue(note.rawValue);
-    const signed = { ...note, value };
-    await assertSignature(this.verifier, note, (nonceAsSent) =>
-      noteSigningPayload(note.ns, note.key, nonceAsSent, value),
-    );
-    // The query's conditions are read after the gate, as the reference orders this lane.
-    return this.write(signed, () => parseQueryConditions(query));
-  }
-
-  /** POST /kv/{ns}/{key} with a non-empty `did` (type-checked and trimmed), value already swept. */
-  async post(ns: string, key: string, did: string, value: string, body: JsonObject): Promise<NoteWriteAck> {
-    const sig = trimmedString(body, 'sig');
-    const nonce = trimmedString(body, 'nonce');
-    await assertSignature(this.verifier, { did, sig, nonce }, (nonceAsSent) =>
+  /** GET /kv/{ns}/{key}/set-signed/{did}/{sig}/{nonce}/{value}: sweep → signature → gate → conditions → write. */
+  async setSigned(command: SetSignedNote): Promise<NoteWriteAck> {
+    const { ns, key, did, nonce } = command;
+    const value = sweptNoteValue(command.rawValue);
+    await assertSignature(this.verifier, command, (nonceAsSent) =>
       noteSigningPayload(ns, key, nonceAsSent, value),
     );
-    const conditions = parseBodyConditions(body);
-    return this.write({ ns, key, value, did, nonce }, () => conditions);
-  }
-
-  /** Gate and write in one step, both re-run if another node's write lands first (see NoteWriteService). */
-  private write(note: SignedNote, conditions: () => NoteConditions): Promise<NoteWriteAck> {
-    return this.writer.write(() => {
-      const { firstClaim } = this.gate.admitSigned(note.ns, note.key, note.value, note.did);
-      return {
-        ns: note.ns,
-        key: note.key,
-        value: note.value,
-        conditions: conditions(),
-        signed: { did: note.did, nonce: note.nonce },
+    return this.retry.run(() => {
+      const { firstClaim } = this.gate.admitSigned(ns, key, value, did);
+      // The query's conditions are read after the gate, as the reference orders this lane.
+      const conditions = parseQueryConditions(command.conditions);
+      return this.writer.write({
+        ns,
+        key,
+        value,
+        conditions,
+        signed: { did, nonce },
         resetAllowList: firstClaim,
-      };
+      });
     });
   }
-}
 
-/** `sig` and `nonce` on POST: strings when present (a JSON number nonce is refused), trimmed. */
-function trimmedString(body: JsonObject, name: string): string {
-  const value = body[name];
-  if (value === undefined) return '';
-  if (typeof value !== 'string') throw new BadRequestError(`bad ${name}: must be a string`);
-  return value.trim();
+  /** POST /kv/{ns}/{key} with a did (value swept, field types checked at the edge): signature → conditions → gate → write. */
+  async post(command: PostSignedNote): Promise<NoteWriteAck> {
+    const { ns, key, value, did, nonce } = command;
+    await assertSignature(this.verifier, command, (nonceAsSent) =>
+      noteSigningPayload(ns, key, nonceAsSent, value),
+    );
+    const conditions = parseBodyConditions(command.conditions);
+    return this.retry.run(() => {
+      const { firstClaim } = this.gate.admitSigned(ns, key, value, did);
+      return this.writer.write({
+        ns,
+        key,
+        value,
+        conditions,
+        signed: { did, nonce },
+        resetAllowList: firstClaim,
+      });
+    });
+  }
 }

@@ -2,59 +2,58 @@ import { Injectable } from '@nestjs/common';
 import { BadRequestError } from '../common/errors/bad-request.error';
 import { assertName, NAME_PATTERN_SOURCE, isValidName } from '../common/names';
 import { pyRepr } from '../common/py-compat/py-repr';
-import { JsonObject } from '../http/body/json-object.parser';
-import { AdmittedAppendService } from './admitted-append.service';
+import { ConflictRetry } from '../projections/conflict-retry';
+import { MessageAdmissions } from './message-admission';
+import { PostMessage, SayMessage } from './message-commands';
 import { sweptMessageText } from './room-rules';
 import { AppendedMessage, RoomWriteService } from './room-write.service';
-import { SignedMessageLaneService } from './signed-message-lane.service';
 
 /**
  * The unsigned message lanes, each running its checks in the reference's order (contract §12) and
- * ending in one append. Transport concerns (rate tokens, body reading, rendering) stay outside.
+ * ending in one append. Transport concerns (rate tokens, body reading and field types, rendering)
+ * stay at the edge. After a conflict with another node's write (shared log) a lane runs again from
+ * the gate, so an owner claim or allow-list that landed through another node governs the retry.
  */
 @Injectable()
 export class MessageLanesService {
   constructor(
+    private readonly admissions: MessageAdmissions,
     private readonly writer: RoomWriteService,
-    private readonly admitted: AdmittedAppendService,
-    private readonly signed: SignedMessageLaneService,
+    private readonly retry: ConflictRetry,
   ) {}
 
   /** GET /r/{room}/say/{nick}/{text}: gate → duplicate → nick → text → capacity → append. */
-  say(client: string, room: string, nick: string, rawText: string): Promise<AppendedMessage> {
-    return this.admitted.append({
-      gate: { room, signer: null, client },
-      dupeText: rawText,
-      append: () => {
-        assertName(nick);
-        return this.writer.append({ room, from: nick, text: sweptMessageText(rawText) });
-      },
-    });
+  say(command: SayMessage): Promise<AppendedMessage> {
+    return this.retry.run(() => this.sayOnce(command));
   }
 
-  /** POST /r/{room}: `did` and `text` types first; a non-empty `did` selects the signed lane. */
-  post(client: string, room: string, body: JsonObject): Promise<AppendedMessage> {
-    const did = stringField(body, 'did').trim();
-    const rawText = stringField(body, 'text');
-    if (did !== '') return this.signed.post(client, room, did, rawText, body);
-    return this.postUnsigned(client, room, rawText, body);
+  /** POST /r/{room} without a did (`did` and `text` types checked at the edge): gate → from → duplicate → text → capacity → append. */
+  post(command: PostMessage): Promise<AppendedMessage> {
+    return this.retry.run(() => this.postOnce(command));
   }
 
-  /** The unsigned POST: gate → from → duplicate → text → capacity → append. */
-  private postUnsigned(
-    client: string,
-    room: string,
-    rawText: string,
-    body: JsonObject,
-  ): Promise<AppendedMessage> {
-    const from = body.from;
-    return this.admitted.append({
-      gate: { room, signer: null, client },
-      beforeDuplicates: () => assertFrom(from),
-      dupeText: rawText,
-      // `from` was checked by assertFrom before the duplicate filter ran.
-      append: () => this.writer.append({ room, from: from as string, text: sweptMessageText(rawText) }),
-    });
+  private async sayOnce({ client, room, nick, rawText }: SayMessage): Promise<AppendedMessage> {
+    const admission = this.admissions.admit({ room, signer: null, client });
+    try {
+      admission.reserveDuplicate(rawText);
+      assertName(nick);
+      const text = sweptMessageText(rawText);
+      return admission.accepted(await this.writer.append({ room, from: nick, text }));
+    } catch (error) {
+      throw admission.refused(error);
+    }
+  }
+
+  private async postOnce({ client, room, from, rawText }: PostMessage): Promise<AppendedMessage> {
+    const admission = this.admissions.admit({ room, signer: null, client });
+    try {
+      assertFrom(from);
+      admission.reserveDuplicate(rawText);
+      const text = sweptMessageText(rawText);
+      return admission.accepted(await this.writer.append({ room, from, text }));
+    } catch (error) {
+      throw admission.refused(error);
+    }
   }
 }
 
@@ -65,12 +64,4 @@ function assertFrom(from: unknown): asserts from is string {
   if (typeof from !== 'string') throw new BadRequestError('bad from: must be a string');
   if (!isValidName(from))
     throw new BadRequestError(`bad from: ${pyRepr(from)} must match /${NAME_PATTERN_SOURCE}/`);
-}
-
-/** A body field that must be a string when present (absent reads as empty); never coerced (§8.1). */
-export function stringField(body: JsonObject, name: string): string {
-  const value = body[name];
-  if (value === undefined) return '';
-  if (typeof value !== 'string') throw new BadRequestError(`bad ${name}: must be a string`);
-  return value;
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { CreationCharge, NOTHING_CHARGED, RoomCreationBudget } from '../access/room-creation-budget';
-import { RoomOwnership } from '../notes/room-ownership';
+import { RoomOwnership } from '../ownership/room-ownership';
 import { assertRoomAcceptsWrite } from './room-rules';
 import { RoomWriteService } from './room-write.service';
 
@@ -17,7 +17,7 @@ export interface GateRequest {
  * events room 403 → mailbox without signature 403 → room name 400 → owned room 403 → creation budget
  * 429 (only when the write would create the room). Lanes call it after their own parsing and before
  * the duplicate filter and the append; the returned charge is refunded when the write does not end up
- * creating the room (see AdmittedAppendService).
+ * creating the room (see MessageAdmission).
  */
 @Injectable()
 export class RoomWriteGate {

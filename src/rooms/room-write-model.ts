@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { RoomEvent } from '../events/chat-event';
 import { PendingEffects } from '../projections/event-writer';
+import { RoomHeads } from '../ownership/room-heads.port';
 import { PendingOverlay } from '../projections/pending-overlay';
 import { EVENTS_ROOM } from './room-rules';
 import { RoomsProjection } from './rooms.projection';
@@ -13,10 +14,11 @@ export type { RoomWriteState, SpentNonce } from './room-write-state';
  * appended but not yet applied (two PendingOverlays: room states, and nonces by `room|did`). Decisions,
  * appends and the overlay updates happen in one synchronous step (EventWriter), so the order of
  * decisions is the order of the log and two concurrent writers can never be given the same seq or
- * both create a room.
+ * both create a room. Ownership reads room heads here too (as the RoomHeads port), so a claim is
+ * refused once a message to its room is decided.
  */
 @Injectable()
-export class RoomWriteModel {
+export class RoomWriteModel implements RoomHeads {
   private readonly pending = new PendingOverlay<RoomWriteState>();
   private readonly pendingNonces = new PendingOverlay<bigint>();
 

@@ -50,7 +50,7 @@ export class RoomWriteService {
 
   /**
    * One decision and append. A conflict with another node's write (shared log) rejects with
-   * ExpectedHeadMismatchError; AdmittedAppendService decides the whole lane again (ConflictRetry).
+   * ExpectedHeadMismatchError; the lane decides again from its gate (ConflictRetry).
    */
   async append(message: AppendMessage): Promise<AppendedMessage> {
     const state = this.writeModel.stateFor(message.room, message.from);

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { RoomPresenter } from './http/room.presenter';
-import { NoteStateModule } from '../notes/note-state.module';
-import { AdmittedAppendService } from './admitted-append.service';
+import { OwnershipModule } from '../ownership/ownership.module';
+import { MessageAdmissions } from './message-admission';
 import { MessageLanesService } from './message-lanes.service';
 import { RoomExportService } from './room-export.service';
 import { RoomReadService } from './room-read.service';
@@ -15,13 +15,13 @@ import { SignedMessageLaneService } from './signed-message-lane.service';
 
 /** Rooms: its read model, reads, long-polls, the unsigned write lanes, export and the reaper. */
 @Module({
-  imports: [RoomsReadModelModule, NoteStateModule],
+  imports: [RoomsReadModelModule, OwnershipModule],
   controllers: [RoomsController],
   providers: [
     RoomWriteModel,
     RoomWriteService,
     RoomWriteGate,
-    AdmittedAppendService,
+    MessageAdmissions,
     RoomReadService,
     MessageLanesService,
     SignedMessageLaneService,

@@ -1,81 +1,49 @@
 import { Injectable } from '@nestjs/common';
-import { BadRequestError } from '../common/errors/bad-request.error';
-import { JsonObject } from '../http/body/json-object.parser';
 import { nonceDigits } from '../identity/nonce';
 import { assertSignature } from '../identity/signature-check';
 import { SignatureVerifier } from '../identity/signature-verifier.service';
 import { messageSigningPayload } from '../identity/signing-payload';
-import { AdmittedAppendService } from './admitted-append.service';
+import { ConflictRetry } from '../projections/conflict-retry';
+import { MessageAdmissions } from './message-admission';
+import { SignedMessage } from './message-commands';
 import { sweptMessageText } from './room-rules';
 import { AppendedMessage, RoomWriteService } from './room-write.service';
 
 /**
- * The signed message lane (contract §8.1, §8.6): text sweep → nonce, did, signature encoding →
- * verification over `room|nonce|text` (403 with the canonical string) → room gate → duplicate filter
- * (on the swept text) → append, where the stale-nonce rule runs last. The record's `from` is the full did:key; the nonce is stored as an integer.
+ * The signed message lane (contract §8.1, §8.6), for GET say-signed and for POST with a did (whose
+ * field types the edge checked): text sweep → nonce, did, signature encoding → verification over
+ * `room|nonce|text` (403 with the canonical string) → room gate → duplicate filter (on the swept text)
+ * → append, where capacity and the stale-nonce rule run last. The record's `from` is the full did:key;
+ * the nonce is stored as an integer. `from` in a POST body is ignored.
  */
 @Injectable()
 export class SignedMessageLaneService {
   constructor(
-    private readonly writer: RoomWriteService,
-    private readonly admitted: AdmittedAppendService,
     private readonly verifier: SignatureVerifier,
+    private readonly admissions: MessageAdmissions,
+    private readonly writer: RoomWriteService,
+    private readonly retry: ConflictRetry,
   ) {}
 
-  /** GET /r/{room}/say-signed/{did}/{sig}/{nonce}/{text}. */
-  say(
-    client: string,
-    room: string,
-    did: string,
-    sig: string,
-    nonce: string,
-    rawText: string,
-  ): Promise<AppendedMessage> {
-    const text = sweptMessageText(rawText);
-    return this.append(client, room, { did, sig, nonce }, text);
-  }
-
-  /** POST /r/{room} with a non-empty `did` (already type-checked and trimmed); `from` is ignored. */
-  post(
-    client: string,
-    room: string,
-    did: string,
-    rawText: string,
-    body: JsonObject,
-  ): Promise<AppendedMessage> {
-    const sig = trimmedString(body, 'sig');
-    const nonce = trimmedString(body, 'nonce');
-    const text = sweptMessageText(rawText);
-    return this.append(client, room, { did, sig, nonce }, text);
-  }
-
-  private async append(
-    client: string,
-    room: string,
-    signed: { did: string; sig: string; nonce: string },
-    text: string,
-  ): Promise<AppendedMessage> {
-    await assertSignature(this.verifier, signed, (nonceAsSent) =>
+  async write(command: SignedMessage): Promise<AppendedMessage> {
+    const { room } = command;
+    const text = sweptMessageText(command.rawText);
+    await assertSignature(this.verifier, command, (nonceAsSent) =>
       messageSigningPayload(room, nonceAsSent, text),
     );
-    return this.admitted.append({
-      gate: { room, signer: signed.did, client },
-      dupeText: text,
-      append: () =>
-        this.writer.append({
-          room,
-          from: signed.did,
-          text,
-          signature: { nonceDigits: nonceDigits(signed.nonce), sig: signed.sig },
-        }),
-    });
+    // From the gate on, all of it again after a conflict with another node's write (ConflictRetry).
+    return this.retry.run(() => this.admitAndAppend(command, text));
   }
-}
 
-/** `sig` and `nonce` on the POST lane: strings when present (a JSON number nonce is refused), trimmed. */
-function trimmedString(body: JsonObject, name: string): string {
-  const value = body[name];
-  if (value === undefined) return '';
-  if (typeof value !== 'string') throw new BadRequestError(`bad ${name}: must be a string`);
-  return value.trim();
+  private async admitAndAppend(command: SignedMessage, text: string): Promise<AppendedMessage> {
+    const { client, room, did, sig } = command;
+    const admission = this.admissions.admit({ room, signer: did, client });
+    try {
+      admission.reserveDuplicate(text);
+      const signature = { nonceDigits: nonceDigits(command.nonce), sig };
+      return admission.accepted(await this.writer.append({ room, from: did, text, signature }));
+    } catch (error) {
+      throw admission.refused(error);
+    }
+  }
 }

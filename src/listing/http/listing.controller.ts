@@ -3,7 +3,7 @@ import { FastifyReply, FastifyRequest } from 'fastify';
 import { RateBucket } from '../../access/rate-bucket.decorator';
 import { ListingPresenter } from './listing.presenter';
 import { Query } from '../../http/url/query-parser';
-import { parseLimit } from '../../rooms/room-query';
+import { parseLimit } from '../../rooms/http/room-query';
 import { ListingService } from '../listing.service';
 
 /** GET /rooms: the room overview (contract §11); `limit` and `format` are never refused. */

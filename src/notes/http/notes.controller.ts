@@ -1,18 +1,28 @@
-import { Controller, Get, Post, Req, Res } from '@nestjs/common';
+import { Controller, Get, Param, Post, Req, Res } from '@nestjs/common';
 import { FastifyReply, FastifyRequest } from 'fastify';
 import { RateBucket } from '../../access/rate-bucket.decorator';
 import { readJsonBody } from '../../http/body/body-reader';
 import { NotesPresenter } from './notes.presenter';
 import { Query } from '../../http/url/query-parser';
-import { freeFormSegment } from '../../rooms/free-form-segment';
+import { freeFormSegment } from '../../http/url/free-form-segment';
 import { NoteLanesService } from '../note-lanes.service';
+import { QueryConditionFields } from '../note-conditions';
 import { NoteReadService } from '../note-read.service';
 import { NoteWriteAck } from '../note-write.service';
 import { SignedNoteLaneService } from '../signed-note-lane.service';
+import { parseNotePost } from './note-post.parser';
 
 type Params = Record<string, string>;
+type SetParams = { readonly ns: string; readonly key: string; readonly '*': string };
+type SetSignedParams = SetParams & { readonly did: string; readonly sig: string; readonly nonce: string };
 
-/** Note routes: parse the request, call one service, hand the result to the presenter. */
+/**
+ * Note routes: parse the request, call one service, hand the result to the presenter.
+ *
+ * Path parameters come through `@Param()` on the write routes; the reads take `req.params` themselves
+ * (Nest resolves each `@Param()` through an async pipe step even with no pipe configured: nothing
+ * beside a write's group commit, but not free on a read answered from memory).
+ */
 @Controller('kv')
 export class NotesController {
   constructor(
@@ -38,30 +48,49 @@ export class NotesController {
 
   @Post(':ns/:key')
   @RateBucket('write')
-  async post(@Req() req: FastifyRequest, @Res() res: FastifyReply): Promise<void> {
-    const body = await readJsonBody(req, res);
-    const { ns, key } = req.params as Params;
-    this.written(req, res, await this.lanes.post(ns, key, body));
+  async post(
+    @Param() { ns, key }: Params,
+    @Req() req: FastifyRequest,
+    @Res() res: FastifyReply,
+  ): Promise<void> {
+    const post = parseNotePost(await readJsonBody(req, res), ns, key);
+    const ack =
+      post.lane === 'signed' ? await this.signed.post(post.command) : await this.lanes.post(post.command);
+    this.written(req, res, ack);
   }
 
   @Get(':ns/:key/set/*')
   @RateBucket('write')
-  async set(@Req() req: FastifyRequest, @Res() res: FastifyReply): Promise<void> {
-    const { ns, key, '*': value } = req.params as Params;
-    this.written(req, res, await this.lanes.set(ns, key, freeFormSegment(value), req.query as Query));
+  async set(
+    @Param() { ns, key, '*': value }: SetParams,
+    @Req() req: FastifyRequest,
+    @Res() res: FastifyReply,
+  ): Promise<void> {
+    const command = { ns, key, rawValue: freeFormSegment(value), conditions: conditionFields(req) };
+    this.written(req, res, await this.lanes.set(command));
   }
 
   @Get(':ns/:key/set-signed/:did/:sig/:nonce/*')
   @RateBucket('write')
-  async setSigned(@Req() req: FastifyRequest, @Res() res: FastifyReply): Promise<void> {
-    const { ns, key, did, sig, nonce, '*': value } = req.params as Params;
-    const note = { ns, key, did, sig, nonce, rawValue: freeFormSegment(value) };
-    this.written(req, res, await this.signed.setSigned(note, req.query as Query));
+  async setSigned(
+    @Param() { ns, key, did, sig, nonce, '*': value }: SetSignedParams,
+    @Req() req: FastifyRequest,
+    @Res() res: FastifyReply,
+  ): Promise<void> {
+    const rawValue = freeFormSegment(value);
+    const command = { ns, key, did, sig, nonce, rawValue, conditions: conditionFields(req) };
+    this.written(req, res, await this.signed.setSigned(command));
   }
 
   private written(req: FastifyRequest, res: FastifyReply, ack: NoteWriteAck): void {
     this.presenter.written(res, ack, isJson(req));
   }
+}
+
+/** `?if=` and `?if_absent=` as sent; the lanes parse them after their gate. */
+function conditionFields(req: FastifyRequest): QueryConditionFields {
+  const query = req.query as Query;
+  return { if: query.if, if_absent: query.if_absent };
 }
 
 function isJson(req: FastifyRequest): boolean {

@@ -12,7 +12,7 @@ import { RoomReplyCache } from './room-reply.cache';
 import { CompressedBody } from '../../http/compression/compressed-body';
 import { sendEncodedStream } from '../../http/compression/encoded-send';
 import { RoomsProjection } from '../rooms.projection';
-import { RoomReadQuery } from '../room-query';
+import { RoomReadQuery } from './room-query';
 import { hasClass } from '../../common/names';
 
 /** Chooses the representation of room replies (text or JSON, cache policy) and writes them. */

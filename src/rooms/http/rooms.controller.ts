@@ -1,4 +1,4 @@
-import { Controller, Get, Inject, Post, Req, Res } from '@nestjs/common';
+import { Controller, Get, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import { FastifyReply, FastifyRequest } from 'fastify';
 import { RateBucket } from '../../access/rate-bucket.decorator';
 import { AppConfig } from '../../config/app-config';
@@ -8,17 +8,32 @@ import { clientGoneSignal } from '../../http/client-gone';
 import { clientOf } from '../../http/client-identity';
 import { RoomPresenter } from './room.presenter';
 import { Query } from '../../http/url/query-parser';
-import { freeFormSegment } from '../free-form-segment';
+import { freeFormSegment } from '../../http/url/free-form-segment';
 import { MessageLanesService } from '../message-lanes.service';
 import { RoomExportService } from '../room-export.service';
 import { SignedMessageLaneService } from '../signed-message-lane.service';
-import { parseRoomQuery } from '../room-query';
+import { parseMessagePost } from './message-post.parser';
+import { parseRoomQuery } from './room-query';
 import { RoomReadService } from '../room-read.service';
 import { AppendedMessage } from '../room-write.service';
 
 type Params = Record<string, string>;
+type SayParams = { readonly room: string; readonly nick: string; readonly '*': string };
+type SaySignedParams = {
+  readonly room: string;
+  readonly did: string;
+  readonly sig: string;
+  readonly nonce: string;
+  readonly '*': string;
+};
 
-/** Room routes: parse the request, call one service, hand the result to the presenter. */
+/**
+ * Room routes: parse the request, call one service, hand the result to the presenter.
+ *
+ * Path parameters come through `@Param()` except on GET /r/{room}, the hot read: Nest resolves each
+ * `@Param()` through an async pipe step (even with no pipe configured), a cost that disappears behind
+ * a write's group commit but not behind a cached read, so that route reads `req.params` itself.
+ */
 @Controller('r')
 export class RoomsController {
   constructor(
@@ -47,33 +62,41 @@ export class RoomsController {
 
   @Post(':room')
   @RateBucket('write')
-  async post(@Req() req: FastifyRequest, @Res() res: FastifyReply): Promise<void> {
-    const body = await readJsonBody(req, res);
-    this.written(res, req, await this.lanes.post(clientOf(req), (req.params as Params).room, body));
+  async post(
+    @Param('room') room: string,
+    @Req() req: FastifyRequest,
+    @Res() res: FastifyReply,
+  ): Promise<void> {
+    const post = parseMessagePost(await readJsonBody(req, res), clientOf(req), room);
+    const appended =
+      post.lane === 'signed' ? await this.signed.write(post.command) : await this.lanes.post(post.command);
+    this.written(res, req, appended);
   }
 
   @Get(':room/export')
   @RateBucket('read')
-  export(@Req() req: FastifyRequest, @Res() res: FastifyReply): void {
-    this.presenter.export(res, this.exporter.open((req.params as Params).room));
+  export(@Param('room') room: string, @Res() res: FastifyReply): void {
+    this.presenter.export(res, this.exporter.open(room));
   }
 
   @Get(':room/say/:nick/*')
   @RateBucket('write')
-  async say(@Req() req: FastifyRequest, @Res() res: FastifyReply): Promise<void> {
-    const { room, nick, '*': text } = req.params as Params;
-    this.written(res, req, await this.lanes.say(clientOf(req), room, nick, freeFormSegment(text)));
+  async say(@Param() params: SayParams, @Req() req: FastifyRequest, @Res() res: FastifyReply): Promise<void> {
+    const { room, nick, '*': text } = params;
+    const command = { client: clientOf(req), room, nick, rawText: freeFormSegment(text) };
+    this.written(res, req, await this.lanes.say(command));
   }
 
   @Get(':room/say-signed/:did/:sig/:nonce/*')
   @RateBucket('write')
-  async saySigned(@Req() req: FastifyRequest, @Res() res: FastifyReply): Promise<void> {
-    const { room, did, sig, nonce, '*': text } = req.params as Params;
-    this.written(
-      res,
-      req,
-      await this.signed.say(clientOf(req), room, did, sig, nonce, freeFormSegment(text)),
-    );
+  async saySigned(
+    @Param() params: SaySignedParams,
+    @Req() req: FastifyRequest,
+    @Res() res: FastifyReply,
+  ): Promise<void> {
+    const { room, did, sig, nonce, '*': text } = params;
+    const command = { client: clientOf(req), room, did, sig, nonce, rawText: freeFormSegment(text) };
+    this.written(res, req, await this.signed.write(command));
   }
 
   private written(res: FastifyReply, req: FastifyRequest, appended: AppendedMessage): void {

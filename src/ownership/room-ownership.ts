@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ForbiddenError } from '../common/errors/forbidden.error';
 import { abbreviateDid, isDidKey } from '../identity/did-key';
-import { NoteWriteModel } from './note-write.model';
+import { OwnerNotes } from './owner-notes.port';
 import { ROOM_ALLOW, ROOM_OWNERS } from './reserved-namespaces';
 
 /**
@@ -9,11 +9,12 @@ import { ROOM_ALLOW, ROOM_OWNERS } from './reserved-namespaces';
  * `room-owners/<room>` note exists; then only the owner (when the note is a valid did:key) and the
  * valid did:keys of `room-allow/<room>` may write, signed. Invalid tokens (the literal `none` a first
  * claim leaves) are ignored, and an owner note that is not a did:key admits nobody: fail closed.
- * Notes are read through NoteWriteModel, so a claim decided before a message governs that message.
+ * Notes are read through OwnerNotes (the note write model), so a claim decided before a message
+ * governs that message.
  */
 @Injectable()
 export class RoomOwnership {
-  constructor(private readonly notes: NoteWriteModel) {}
+  constructor(private readonly notes: OwnerNotes) {}
 
   /** The did:keys that may write to `room`, or null when the room has no owner (anyone may write). */
   allowedWriters(room: string): ReadonlySet<string> | null {

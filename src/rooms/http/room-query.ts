@@ -1,6 +1,6 @@
-import { FIXED_LIMITS } from '../config/app-config';
-import { parseNonNegativeInt, parsePyFloat } from '../common/py-compat/py-number';
-import { Query } from '../http/url/query-parser';
+import { FIXED_LIMITS } from '../../config/app-config';
+import { parseNonNegativeInt, parsePyFloat } from '../../common/py-compat/py-number';
+import { Query } from '../../http/url/query-parser';
 
 export interface RoomReadQuery {
   readonly since: bigint | null;

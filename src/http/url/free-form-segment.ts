@@ -1,4 +1,4 @@
-import { RouteNotFoundError } from '../common/errors/route-not-found.error';
+import { RouteNotFoundError } from '../../common/errors/route-not-found.error';
 
 /**
  * The reference matches a free-form last segment with `.*` (no newline) anchored by Python's `$`,

@@ -4,9 +4,9 @@ import { ForbiddenError } from '../common/errors/forbidden.error';
 import { assertName } from '../common/names';
 import { pyRepr } from '../common/py-compat/py-repr';
 import { abbreviateDid, isDidKey } from '../identity/did-key';
-import { RoomWriteModel } from '../rooms/room-write-model';
-import { NoteWriteModel } from './note-write.model';
+import { OwnerNotes } from './owner-notes.port';
 import { isOwnable, ROOM_ALLOW, ROOM_NONCE, ROOM_OWNERS } from './reserved-namespaces';
+import { RoomHeads } from './room-heads.port';
 
 export interface SignedAdmission {
   /** The write claims a room nobody owned: its allow-list (if any) is reset to `none`. */
@@ -23,8 +23,8 @@ export interface SignedAdmission {
 @Injectable()
 export class NamespaceGate {
   constructor(
-    private readonly notes: NoteWriteModel,
-    private readonly rooms: RoomWriteModel,
+    private readonly notes: OwnerNotes,
+    private readonly rooms: RoomHeads,
   ) {}
 
   admitUnsigned(ns: string, key: string, value: string): void {
