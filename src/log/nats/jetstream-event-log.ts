@@ -210,7 +210,10 @@ export class JetStreamEventLog implements EventLog {
       }
     } catch (error) {
       this.resync();
-      throw error instanceof LogUnavailableError ? error : publishFailure(error, offset);
+      const failure = error instanceof LogUnavailableError ? error : publishFailure(error, offset);
+      // A publish sent just before the connection dropped fails by its timeout; the lost connection
+      // is the cause an operator needs to read, whichever of the two the client noticed first.
+      throw failure instanceof LogUnavailableError ? (this.disconnected ?? failure) : failure;
     } finally {
       this.unacked--;
     }
