@@ -5,13 +5,13 @@
  *
  * Type-only imports count (tsPreCompilationDeps): a type is as much a dependency as a value.
  *
- * `no-circular` is checked per module (there are none). Between folders some cycles remain, each
- * through a file other than the one going back, and each left to the rest of issue 13 because it
- * takes a design change rather than a move: docs ↔ mcp (the tool catalogue). Gone: projections ↔
- * rooms/notes/listing/metrics (features register their read models, see
- * projections-imports-no-feature), log ↔ metrics (the CommitObserver port), events ↔ notes (note
- * events live in src/events), rooms ↔ notes (both use src/ownership, which imports neither:
- * rooms-and-notes-stay-apart, ownership-imports-no-room-or-note below).
+ * `no-circular` is checked per module. Between folders there are no cycles either (checked on
+ * 2026-11-25 over the whole graph); the one-way rules below keep the ones issue 13 removed from coming
+ * back: projections ↔ rooms/notes/listing/metrics (features register their read models:
+ * projections-imports-no-feature), log ↔ metrics (the CommitObserver port: log-imports-no-feature),
+ * rooms ↔ notes (both use src/ownership, which imports neither: rooms-and-notes-stay-apart,
+ * ownership-imports-no-room-or-note), docs ↔ mcp (the MCP tool catalogue is published text in
+ * src/docs: docs-imports-no-mcp); events ↔ notes went with the note events' move to src/events.
  */
 
 /** Folders that are features (or read them): infrastructure must not import these. */
@@ -67,6 +67,15 @@ module.exports = {
         'RoomHeads), and the features implement them; importing either feature back would restore the cycle.',
       from: { path: '^src/ownership/' },
       to: { path: '^src/(rooms|notes)/' },
+    },
+    {
+      name: 'docs-imports-no-mcp',
+      severity: 'error',
+      comment:
+        'The documents describe MCP (manual, server card) from the tool catalogue in src/docs; src/mcp ' +
+        'serves documents through DocumentsService. One direction only: mcp → docs.',
+      from: { path: '^src/docs/' },
+      to: { path: '^src/mcp/' },
     },
     {
       name: 'http-imports-no-feature',

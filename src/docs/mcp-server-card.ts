@@ -1,5 +1,5 @@
 import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
-import { MCP_SERVER_NAME, MCP_TOOLS } from '../mcp/tool-catalog';
+import { MCP_SERVER_NAME, MCP_TOOLS } from './mcp-tool-catalog';
 import { DocContext, link, selfUrl } from './doc-context';
 import { DISPLAY_NAME, SERVICE_VERSION } from './service-identity';
 import { SKILL_DESCRIPTION } from './skill.md';

@@ -3,7 +3,7 @@ import { RateBuckets } from '../access/rate-buckets.service';
 import { RateLimitedError } from '../access/rate-limited.error';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.tokens';
-import { toolBucket } from './tool-catalog';
+import { toolBucket } from '../docs/mcp-tool-catalog';
 
 /**
  * Meters POST /mcp (issue 18): every JSON-RPC message in the body spends one read token of the caller,

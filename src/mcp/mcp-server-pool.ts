@@ -7,7 +7,7 @@ import { SERVICE_VERSION } from '../docs/service-identity';
 import { MetaTools } from './meta-tools';
 import { NoteTools } from './note-tools';
 import { RoomTools } from './room-tools';
-import { MCP_SERVER_NAME } from './tool-catalog';
+import { MCP_SERVER_NAME } from '../docs/mcp-tool-catalog';
 import { ToolRegistrar } from './tool-registrar';
 
 /** Idle servers kept for reuse; more than this many concurrent exchanges build servers that are dropped. */

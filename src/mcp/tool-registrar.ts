@@ -3,7 +3,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { RateBuckets } from '../access/rate-buckets.service';
 import { runTool, textResult, ToolCaller } from './tool-call';
-import { McpToolName, toolBucket } from './tool-catalog';
+import { McpToolName, toolBucket } from '../docs/mcp-tool-catalog';
 import { describe } from './tool-schemas';
 
 /** What a tool handler gets besides its arguments: set per request on `req.auth` (see McpService). */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { NAME_PATTERN_SOURCE } from '../common/names';
-import { MCP_TOOLS, McpToolName } from './tool-catalog';
+import { MCP_TOOLS, McpToolName } from '../docs/mcp-tool-catalog';
 
 /**
  * Argument shapes of the tools (contract §17). Names are described, not pattern-checked here, so a bad

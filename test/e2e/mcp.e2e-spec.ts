@@ -3,7 +3,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { AddressInfo } from 'node:net';
 import { generateSigningKey } from '../../src/identity/signing-key';
-import { MCP_TOOLS } from '../../src/mcp/tool-catalog';
+import { MCP_TOOLS } from '../../src/docs/mcp-tool-catalog';
 import { TestApp } from '../support/test-app';
 
 /** The first text block of a tool result. */

@@ -1,6 +1,6 @@
 import { FIXED_LIMITS } from '../../config/app-config';
 import { TOPIC_PREVIEW_CHARS } from '../../listing/listing-view';
-import { MCP_TOOLS } from '../../mcp/tool-catalog';
+import { MCP_TOOLS } from '../mcp-tool-catalog';
 import { DocContext, link, proseBytes, proseSeconds } from '../doc-context';
 
 /** Discovery, room classes, signing and the conventions built on them. */

@@ -4,6 +4,8 @@ import { RateKind } from '../access/rate-bucket.decorator';
  * The MCP tools this server offers (contract §17: the reference wrapper's names and arguments), with
  * the descriptions both the MCP server and /.well-known/mcp/server-card.json publish, and the rate
  * bucket each call spends (the bucket of the HTTP route it stands for; null: the endpoint's read token).
+ * Published interface text, like the manual and OpenAPI, so it lives with the documents: src/mcp
+ * builds its server from it, and the documents never import src/mcp.
  */
 export const MCP_TOOLS = [
   {
