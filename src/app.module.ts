@@ -19,7 +19,7 @@ import { OwnerNotes } from './ownership/owner-notes.port';
 import { RoomHeads } from './ownership/room-heads.port';
 import { ProjectionsModule } from './projections/projections.module';
 import { RoomsModule } from './rooms/rooms.module';
-import { RoomWriteModel } from './rooms/room-write-model';
+import { RoomWriteModel } from './rooms/room-write.model';
 import { MetricsModule } from './metrics/metrics.module';
 import { HumansModule } from './humans/humans.module';
 import { StatsModule } from './stats/stats.module';

@@ -9,7 +9,7 @@ import { noteSigningPayload } from '../identity/signing-payload';
 import { parseNotePost } from '../notes/http/note-post.parser';
 import { NoteLanesService } from '../notes/note-lanes.service';
 import { NoteReadService } from '../notes/note-read.service';
-import { sweptNoteValue } from '../notes/note-rules';
+import { sweptNoteValue } from '../notes/note-write.rules';
 import { NotesProjection } from '../notes/notes.projection';
 import { SignedNoteLaneService } from '../notes/signed-note-lane.service';
 import { ROOM_ALLOW, ROOM_NONCE, ROOM_OWNERS } from '../ownership/reserved-namespaces';

@@ -11,7 +11,7 @@ import { ListingService } from '../listing/listing.service';
 import { MessageLanesService } from '../rooms/message-lanes.service';
 import { parseLimit, parseWait } from '../rooms/http/room-query';
 import { RoomReadService } from '../rooms/room-read.service';
-import { sweptMessageText } from '../rooms/room-rules';
+import { sweptMessageText } from '../rooms/room-write.rules';
 import { AppendedMessage } from '../rooms/room-write.service';
 import { SignedMessageLaneService } from '../rooms/signed-message-lane.service';
 import { signatureParts, signingHint } from './signing-hint';

@@ -3,7 +3,7 @@ import { NamespaceGate } from '../ownership/namespace-gate';
 import { ConflictRetry } from '../projections/conflict-retry';
 import { PostNote, SetNote } from './note-commands';
 import { parseBodyConditions, parseQueryConditions } from './note-conditions';
-import { sweptNoteValue } from './note-rules';
+import { sweptNoteValue } from './note-write.rules';
 import { NoteWriteAck, NoteWriteService } from './note-write.service';
 
 /**

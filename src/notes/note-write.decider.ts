@@ -8,7 +8,7 @@ import {
   assertNonceUnused,
   assertNoteBytesFit,
   assertNoteCapacity,
-} from './note-rules';
+} from './note-write.rules';
 import { ROOM_ALLOW, ROOM_NONCE } from '../ownership/reserved-namespaces';
 
 export interface NoteWriteCommand {

@@ -6,7 +6,7 @@ import { NamespaceGate } from '../ownership/namespace-gate';
 import { ConflictRetry } from '../projections/conflict-retry';
 import { PostSignedNote, SetSignedNote } from './note-commands';
 import { parseBodyConditions, parseQueryConditions } from './note-conditions';
-import { sweptNoteValue } from './note-rules';
+import { sweptNoteValue } from './note-write.rules';
 import { NoteWriteAck, NoteWriteService } from './note-write.service';
 
 /**

@@ -5,7 +5,7 @@ import { pyRepr } from '../common/py-compat/py-repr';
 import { ConflictRetry } from '../projections/conflict-retry';
 import { MessageAdmissions } from './message-admission';
 import { PostMessage, SayMessage } from './message-commands';
-import { sweptMessageText } from './room-rules';
+import { sweptMessageText } from './room-write.rules';
 import { AppendedMessage, RoomWriteService } from './room-write.service';
 
 /**

@@ -4,7 +4,7 @@ import { hasClass } from '../common/names';
 import { RoomEvent } from '../events/chat-event';
 import { signedRecordLine, unsignedRecordLine } from './model/stored-record';
 import { assertRoomCapacity } from './room-capacity';
-import { assertFreshNonce, EVENTS_ROOM } from './room-rules';
+import { assertFreshNonce, EVENTS_ROOM } from './room-write.rules';
 import { RoomAppendState, RoomWriteState, SpentNonce } from './room-write-state';
 
 export interface AppendMessage {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { CreationCharge, NOTHING_CHARGED, RoomCreationBudget } from '../access/room-creation-budget';
 import { RoomOwnership } from '../ownership/room-ownership';
-import { assertRoomAcceptsWrite } from './room-rules';
+import { assertRoomAcceptsWrite } from './room-write.rules';
 import { RoomWriteService } from './room-write.service';
 
 export interface GateRequest {

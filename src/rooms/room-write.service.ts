@@ -6,7 +6,7 @@ import { RoomEvent } from '../events/chat-event';
 import { ConflictRetry } from '../projections/conflict-retry';
 import { EventWriter } from '../projections/event-writer';
 import { AppendMessage, decideAppend } from './room-append.decider';
-import { RoomWriteModel, SpentNonce } from './room-write-model';
+import { RoomWriteModel, SpentNonce } from './room-write.model';
 
 export type { AppendMessage, MessageSignature } from './room-append.decider';
 

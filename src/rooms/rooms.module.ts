@@ -7,7 +7,7 @@ import { RoomExportService } from './room-export.service';
 import { RoomReadService } from './room-read.service';
 import { RoomReaperService } from './room-reaper.service';
 import { RoomWriteGate } from './room-write-gate';
-import { RoomWriteModel } from './room-write-model';
+import { RoomWriteModel } from './room-write.model';
 import { RoomWriteService } from './room-write.service';
 import { RoomsReadModelModule } from './rooms-read-model.module';
 import { RoomsController } from './http/rooms.controller';

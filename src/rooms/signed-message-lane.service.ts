@@ -6,7 +6,7 @@ import { messageSigningPayload } from '../identity/signing-payload';
 import { ConflictRetry } from '../projections/conflict-retry';
 import { MessageAdmissions } from './message-admission';
 import { SignedMessage } from './message-commands';
-import { sweptMessageText } from './room-rules';
+import { sweptMessageText } from './room-write.rules';
 import { AppendedMessage, RoomWriteService } from './room-write.service';
 
 /**

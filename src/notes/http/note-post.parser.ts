@@ -1,7 +1,7 @@
 import { stringField, trimmedStringField } from '../../http/body/body-fields';
 import { JsonObject } from '../../http/body/json-object.parser';
 import { PostNote, PostSignedNote } from '../note-commands';
-import { sweptNoteValue } from '../note-rules';
+import { sweptNoteValue } from '../note-write.rules';
 
 /** A POST /kv/{ns}/{key} body as a lane's command: a non-empty `did` selects the signed lane. */
 export type NotePost =

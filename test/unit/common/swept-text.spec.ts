@@ -1,6 +1,6 @@
 import { BadRequestError } from '../../../src/common/errors/bad-request.error';
-import { sweptNoteValue } from '../../../src/notes/note-rules';
-import { sweptMessageText } from '../../../src/rooms/room-rules';
+import { sweptNoteValue } from '../../../src/notes/note-write.rules';
+import { sweptMessageText } from '../../../src/rooms/room-write.rules';
 
 const EMPTY =
   'empty text: nothing is left once invisible characters (newlines, control and format characters) ' +

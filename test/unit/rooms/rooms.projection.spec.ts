@@ -5,7 +5,7 @@ import { MemoryEventLog } from '../../../src/log/memory/memory-event-log';
 import { unsignedRecordLine } from '../../../src/rooms/model/stored-record';
 import { RingFileStore } from '../../../src/rooms/ring/ring-file-store';
 import { TailCache } from '../../../src/rooms/ring/tail-cache';
-import { nextWriteState, RoomWriteState } from '../../../src/rooms/room-write-model';
+import { nextWriteState, RoomWriteState } from '../../../src/rooms/room-write.model';
 import { RoomsProjection } from '../../../src/rooms/rooms.projection';
 import { makeTempDir } from '../../support/temp-dir';
 

@@ -3,7 +3,7 @@ import { RoomEvent } from '../events/chat-event';
 import { PendingEffects } from '../projections/event-writer';
 import { RoomHeads } from '../ownership/room-heads.port';
 import { PendingOverlay } from '../projections/pending-overlay';
-import { EVENTS_ROOM } from './room-rules';
+import { EVENTS_ROOM } from './room-write.rules';
 import { RoomsProjection } from './rooms.projection';
 import { RoomAppendState, RoomWriteState, SpentNonce } from './room-write-state';
 
