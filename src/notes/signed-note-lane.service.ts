@@ -5,7 +5,7 @@ import { noteSigningPayload } from '../identity/signing-payload';
 import { NamespaceGate } from '../ownership/namespace-gate';
 import { ConflictRetry } from '../projections/conflict-retry';
 import { PostSignedNote, SetSignedNote } from './note-commands';
-import { parseBodyConditions, parseQueryConditions } from './note-conditions';
+import { NoteConditions, parseBodyConditions, parseQueryConditions } from './note-conditions';
 import { sweptNoteValue } from './note-write.rules';
 import { NoteWriteAck, NoteWriteService } from './note-write.service';
 
@@ -31,19 +31,8 @@ export class SignedNoteLaneService {
     await assertSignature(this.verifier, command, (nonceAsSent) =>
       noteSigningPayload(ns, key, nonceAsSent, value),
     );
-    return this.retry.run(() => {
-      const { firstClaim } = this.gate.admitSigned(ns, key, value, did);
-      // The query's conditions are read after the gate, as the reference orders this lane.
-      const conditions = parseQueryConditions(command.conditions);
-      return this.writer.write({
-        ns,
-        key,
-        value,
-        conditions,
-        signed: { did, nonce },
-        resetAllowList: firstClaim,
-      });
-    });
+    // The query's conditions are read after the gate, as the reference orders this lane.
+    return this.admitAndWrite({ ns, key, value, did, nonce }, () => parseQueryConditions(command.conditions));
   }
 
   /** POST /kv/{ns}/{key} with a did (value swept, field types checked at the edge): signature → conditions → gate → write. */
@@ -53,13 +42,31 @@ export class SignedNoteLaneService {
       noteSigningPayload(ns, key, nonceAsSent, value),
     );
     const conditions = parseBodyConditions(command.conditions);
+    return this.admitAndWrite({ ns, key, value, did, nonce }, () => conditions);
+  }
+
+  /**
+   * The gate and the write, decided again together after a conflict with another node's write:
+   * `conditions` runs after the gate admitted the signer (the GET lane parses its query there).
+   */
+  private admitAndWrite(
+    note: {
+      readonly ns: string;
+      readonly key: string;
+      readonly value: string;
+      readonly did: string;
+      readonly nonce: string;
+    },
+    conditions: () => NoteConditions,
+  ): Promise<NoteWriteAck> {
+    const { ns, key, value, did, nonce } = note;
     return this.retry.run(() => {
       const { firstClaim } = this.gate.admitSigned(ns, key, value, did);
       return this.writer.write({
         ns,
         key,
         value,
-        conditions,
+        conditions: conditions(),
         signed: { did, nonce },
         resetAllowList: firstClaim,
       });
