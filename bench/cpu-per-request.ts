@@ -7,6 +7,10 @@
  *   ln -s $PWD/node_modules /tmp/dists/node_modules
  *   node -r ./test/support/ts-register.js bench/cpu-per-request.ts \
  *     --builds /tmp/dists/before,/tmp/dists/after --cases writes,read-json,read-text,note,rooms
+ *
+ * A build may carry node flags after `@` (`dist@--max-semi-space-size=32`) to compare runtime
+ * settings on one build; npm start's --max-old-space-size=1024 and --max-semi-space-size=32 are added
+ * unless a flag of the build sets them.
  */
 import { join } from 'node:path';
 import { generateSigningKey, SigningKey } from '../src/identity/signing-key';
@@ -112,7 +116,14 @@ async function runCase(name: string, builds: string[], rounds: number, seconds: 
         PORT: '0',
         HOST: '127.0.0.1',
       };
-      servers.push(await ChildServer.start(['--max-old-space-size=1024', join(build, 'main.js')], env));
+      // `dir@--flag@--flag`: node flags for this build only (GC settings compared on one build).
+      const [dir, ...flags] = build.split('@');
+      // As npm start runs it, unless the build's flags say otherwise.
+      const defaults = ['--max-old-space-size=1024', '--max-semi-space-size=32'].filter(
+        (flag) => !flags.some((own) => own.split('=')[0] === flag.split('=')[0]),
+      );
+      const nodeFlags = [...defaults, ...flags];
+      servers.push(await ChildServer.start([...nodeFlags, join(dir, 'main.js')], env));
       await spec.seed(servers[i].url);
       await load({ ...spec.load(servers[i].url), seconds: 2, connections: spec.connections }); // warm-up
     }

@@ -21,12 +21,15 @@ export class ChildServer {
   static service(env: Record<string, string>): Promise<ChildServer> {
     // As `npm start` runs it: V8's heap limited to CHAT_HEAP_MB (src/config/heap-budget.ts).
     const heapMb = env.CHAT_HEAP_MB ?? '1024';
-    return ChildServer.start([`--max-old-space-size=${heapMb}`, join(PROJECT, 'dist', 'main.js')], {
-      PORT: '0',
-      HOST: '127.0.0.1',
-      CHAT_LOG_LEVEL: 'info',
-      ...env,
-    });
+    return ChildServer.start(
+      [`--max-old-space-size=${heapMb}`, '--max-semi-space-size=32', join(PROJECT, 'dist', 'main.js')],
+      {
+        PORT: '0',
+        HOST: '127.0.0.1',
+        CHAT_LOG_LEVEL: 'info',
+        ...env,
+      },
+    );
   }
 
   /** The bare-Fastify baseline (bench/lib/baseline-server.ts). */

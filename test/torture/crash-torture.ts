@@ -8,7 +8,7 @@ import { spawnListening, stopProcess } from '../support/listening-process';
 const ROOT = join(__dirname, '..', '..');
 const ENTRY = {
   source: ['-r', join(ROOT, 'test', 'support', 'ts-register.js'), join(ROOT, 'src', 'main.ts')],
-  dist: ['--max-old-space-size=1024', join(ROOT, 'dist', 'main.js')],
+  dist: ['--max-old-space-size=1024', '--max-semi-space-size=32', join(ROOT, 'dist', 'main.js')],
 };
 
 export interface TortureOptions {

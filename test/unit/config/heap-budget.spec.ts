@@ -1,8 +1,10 @@
+import { execFileSync } from 'node:child_process';
 import {
   assertHeapFits,
   checkHeap,
   HEAP_HEADROOM_MB,
   NOTE_HEAP_FACTOR,
+  YOUNG_GENERATION_MB,
 } from '../../../src/config/heap-budget';
 import { buildConfig, ConfigError } from '../../../src/config/load-config';
 
@@ -13,6 +15,17 @@ describe('heap budget check', () => {
 
   it('accepts the limit npm start sets for the default budgets (V8 rounds it up a little)', () => {
     expect(checkHeap(budgets, 1072 * MIB)).toEqual({});
+  });
+
+  it("accepts the limit V8 really reports for npm start's flags (heap plus the 32 MiB semi-spaces)", () => {
+    const reported = execFileSync(process.execPath, [
+      '--max-old-space-size=1024',
+      '--max-semi-space-size=32',
+      '-e',
+      'process.stdout.write(String(require("v8").getHeapStatistics().heap_size_limit))',
+    ]).toString();
+    expect(Number(reported)).toBe((1024 + YOUNG_GENERATION_MB) * MIB);
+    expect(checkHeap(budgets, Number(reported))).toEqual({});
   });
 
   it('refuses a heap that cannot hold the budgets, naming the knobs to change', () => {
