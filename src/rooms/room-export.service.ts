@@ -36,7 +36,7 @@ export class RoomExportService {
     const meta = this.rooms.meta(room);
     const generation = meta?.generation ?? 0;
     if (meta === undefined || !meta.exists) return { generation, body: null };
-    const fd = openSync(this.files.path(meta.file), 'r');
+    const fd = openSync(this.files.readablePath(meta.file), 'r');
     try {
       const end = lastCompleteLineEnd(fd, fstatSync(fd).size);
       const start = hasClass(room, 'e') ? this.firstFreshLine(fd, end) : 0;

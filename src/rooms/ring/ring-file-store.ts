@@ -11,11 +11,21 @@ import {
   statSync,
   unlinkSync,
   writeSync,
+  writevSync,
 } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CheckpointFiles } from '../../projections/checkpoint-files';
 import { FdCache } from './fd-cache';
+import { PendingAppends, PendingRun } from './pending-appends';
+
+/** How long an append may wait in memory before it is written (the log already holds it durably). */
+const FLUSH_AFTER_MS = 500;
+/** A file's held run is written once it has this many appends or bytes... */
+const MAX_RUN_CHUNKS = 32;
+const MAX_RUN_BYTES = 64 * 1024;
+/** ...and everything is written once this much is held across files. */
+const MAX_HELD_BYTES = 16 * 1024 * 1024;
 
 /**
  * The ring files: one JSONL file per room and compaction epoch, named `<room>.<generation>.<epoch>.jsonl`
@@ -25,11 +35,22 @@ import { FdCache } from './fd-cache';
  * A file is only ever appended to; compaction writes the next epoch's file instead of rewriting, so
  * an export that opened the old file keeps reading a consistent snapshot. It is the checkpoint-files
  * port the rooms read model registers (rooms-read-model.module.ts).
+ *
+ * Appends are held in memory for up to FLUSH_AFTER_MS and written per file in one writev
+ * (PendingAppends). Reads see held bytes as if written; an export, a checkpoint and close write them
+ * first. A crash loses only held bytes of records the log holds: recovery truncates every file to its
+ * checkpointed length (written and fsynced before the checkpoint named it) and replays the log after
+ * it. A write that fails on the timer (ENOSPC) keeps the bytes held and is retried by the next append,
+ * where a failure surfaces as today: the projection stops with the storage error (507).
  */
 export class RingFileStore implements CheckpointFiles {
   readonly dir: string;
   private readonly fds = new FdCache();
   private readonly dirty = new Set<string>();
+  private readonly held = new PendingAppends();
+  private flushTimer: NodeJS.Timeout | undefined;
+  /** The last timer flush's failure, until a flush succeeds. */
+  private flushFailure: Error | undefined;
 
   constructor(root: string) {
     this.dir = join(root, 'rooms');
@@ -44,18 +65,29 @@ export class RingFileStore implements CheckpointFiles {
     return join(this.dir, file);
   }
 
-  /** Writes `data` at byte `position` of the file (its current length), creating it if needed. */
+  /** The file's path once every byte appended to it is on disk (an export opens it directly). */
+  readablePath(file: string): string {
+    this.flushFile(file);
+    return this.path(file);
+  }
+
+  /** Appends `data` at byte `position` of the file (its current length), creating it if needed. */
   append(file: string, position: number, data: Buffer): void {
-    const fd = this.fds.get(this.path(file));
-    let written = 0;
-    while (written < data.length) {
-      written += writeSync(fd, data, written, data.length - written, position + written);
+    if (this.flushFailure !== undefined) this.flushAll(); // throws again while the disk still refuses
+    if (!this.held.add(file, position, data)) {
+      this.flushFile(file);
+      this.held.add(file, position, data);
     }
     this.dirty.add(file);
+    const run = this.held.get(file)!;
+    if (run.chunks.length >= MAX_RUN_CHUNKS || run.bytes >= MAX_RUN_BYTES) this.flushFile(file);
+    else if (this.held.bytes >= MAX_HELD_BYTES) this.flushAll();
+    else this.flushTimer ??= setTimeout(() => this.flushOnTimer(), FLUSH_AFTER_MS).unref();
   }
 
   /** Creates (or replaces) a file holding exactly `data`: used by compaction for the next epoch. */
   writeWhole(file: string, data: Buffer): void {
+    this.held.drop(file);
     const path = this.path(file);
     this.fds.close(path);
     const fd = openSync(path, 'w');
@@ -68,8 +100,15 @@ export class RingFileStore implements CheckpointFiles {
     this.dirty.add(file);
   }
 
-  /** Bytes [start, end) of a file. */
+  /** Bytes [start, end) of a file, held appends included. */
   readRange(file: string, start: number, end: number): Buffer {
+    const held = this.held.slice(file, start, end);
+    if (held === null) return this.readFromDisk(file, start, end);
+    if (held.from <= start) return Buffer.from(held.data);
+    return Buffer.concat([this.readFromDisk(file, start, held.from), held.data]);
+  }
+
+  private readFromDisk(file: string, start: number, end: number): Buffer {
     const buffer = Buffer.allocUnsafe(Math.max(0, end - start));
     const fd = openSync(this.path(file), 'r');
     try {
@@ -86,12 +125,14 @@ export class RingFileStore implements CheckpointFiles {
   }
 
   size(file: string): number {
+    this.flushFile(file);
     const path = this.path(file);
     return existsSync(path) ? statSync(path).size : -1;
   }
 
   /** Cuts a file back to a checkpointed length (start-up recovery). */
   truncate(file: string, length: number): void {
+    this.held.drop(file);
     const path = this.path(file);
     this.fds.close(path);
     const fd = openSync(path, 'r+');
@@ -104,6 +145,7 @@ export class RingFileStore implements CheckpointFiles {
   }
 
   delete(file: string): void {
+    this.held.drop(file);
     const path = this.path(file);
     this.fds.close(path);
     this.dirty.delete(file);
@@ -116,6 +158,7 @@ export class RingFileStore implements CheckpointFiles {
 
   /** fsyncs every file written since the last call, then the directory (new names must survive too). */
   async syncDirty(): Promise<void> {
+    this.flushAll();
     const files = [...this.dirty];
     this.dirty.clear();
     await Promise.all(files.map((file) => syncPath(this.path(file))));
@@ -123,7 +166,55 @@ export class RingFileStore implements CheckpointFiles {
   }
 
   close(): void {
-    this.fds.closeAll();
+    clearTimeout(this.flushTimer);
+    this.flushTimer = undefined;
+    try {
+      this.flushAll();
+    } finally {
+      this.fds.closeAll();
+    }
+  }
+
+  /** Writes every held run; throws the first failure after trying them all. */
+  flushAll(): void {
+    clearTimeout(this.flushTimer);
+    this.flushTimer = undefined;
+    let failure: Error | undefined;
+    for (const file of this.held.files()) {
+      try {
+        this.flushFile(file);
+      } catch (error) {
+        failure ??= error as Error;
+      }
+    }
+    this.flushFailure = failure;
+    if (failure !== undefined) throw failure;
+  }
+
+  private flushOnTimer(): void {
+    this.flushTimer = undefined;
+    try {
+      this.flushAll();
+    } catch {
+      // Kept in flushFailure with the bytes still held: the next append retries and reports it.
+    }
+  }
+
+  private flushFile(file: string): void {
+    const run = this.held.get(file);
+    if (run === undefined) return;
+    writeRun(this.fds.get(this.path(file)), run);
+    this.held.drop(file);
+  }
+}
+
+/** Writes a held run at its position: one writev, then single writes for whatever it left over. */
+function writeRun(fd: number, run: PendingRun): void {
+  let written = writevSync(fd, run.chunks, run.position);
+  if (written === run.bytes) return;
+  const rest = Buffer.concat(run.chunks, run.bytes);
+  while (written < run.bytes) {
+    written += writeSync(fd, rest, written, run.bytes - written, run.position + written);
   }
 }
 
