@@ -41,3 +41,13 @@ function sealProblem(bytes: Buffer): string | null {
   const actual = createHash('sha256').update(bytes.subarray(0, lastLineStart)).digest('hex');
   return actual === end[1] ? null : `contents hash to ${actual}, but the end line records ${String(end[1])}`;
 }
+
+/**
+ * Ring-file lengths the newest intact checkpoint records: a start-up needs each file at least this
+ * long (it truncates to it and replays the log after it), so bytes past it are the log's to rewrite.
+ */
+export async function checkpointedRingLengths(root: string): Promise<ReadonlyMap<string, number>> {
+  if (!existsSync(join(root, 'checkpoints'))) return new Map();
+  const newest = await new CheckpointStore(root).newestIntact();
+  return new Map(Object.entries(newest?.files ?? {}));
+}

@@ -1,5 +1,5 @@
 import { decodeEvent } from '../../events/event-codec';
-import { auditCheckpoints } from './checkpoint-audit';
+import { auditCheckpoints, checkpointedRingLengths } from './checkpoint-audit';
 import { Finding } from './finding';
 import { auditLog, logBytes } from './log-audit';
 import { auditRings } from './ring-audit';
@@ -44,7 +44,9 @@ export async function verifyDataDir(root: string): Promise<VerifyReport> {
   let ringsCompared: number | null = null;
   // A damaged or undecodable log replays only up to the damage: comparing rings would repeat that.
   if (log.findings.length === 0 && !undecodable) {
-    const rings = await stage('rooms', findings, () => auditRings(root, () => logBytes(root) > bytesAtStart));
+    const rings = await stage('rooms', findings, async () =>
+      auditRings(root, () => logBytes(root) > bytesAtStart, await checkpointedRingLengths(root)),
+    );
     ringsCompared = rings?.compared ?? null;
     findings.push(...(rings?.findings ?? []));
   }

@@ -1,8 +1,9 @@
 import { spawnSync } from 'node:child_process';
-import { cpSync, readdirSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
+import { cpSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { encodeFrame } from '../../../src/log/file/frame';
 import { signingKeyFromSeed } from '../../../src/identity/signing-key';
+import { checkpointedRingLengths } from '../../../src/tools/verify/checkpoint-audit';
 import { verifyDataDir } from '../../../src/tools/verify/verify-data-dir';
 import { formatFinding } from '../../../src/tools/verify/finding';
 import { makeTempDir } from '../../support/temp-dir';
@@ -118,6 +119,34 @@ describe('the audit verifier', () => {
     expect(found[0]).toMatch(
       new RegExp(`^rooms/alpha\\.[^ ]+\\.jsonl byte ${at + 8}: differs from the replayed file at line \\d+`),
     );
+  });
+
+  it('a ring file cut at a line: accepted down to what the newest checkpoint records, damage below it', async () => {
+    // What a crash leaves when the service held its last ring appends in memory: whole lines past the
+    // newest checkpoint. Without any checkpoint a start rewrites every ring from the log.
+    const bare = copy();
+    rmSync(join(bare, 'checkpoints'), { recursive: true, force: true });
+    const ring = rings(bare).find((path) => path.includes('alpha'))!;
+    const bytes = readFileSync(ring);
+    const lastLine = bytes.lastIndexOf(0x0a, bytes.length - 2) + 1;
+    truncateSync(ring, lastLine);
+    expect(await problems(bare)).toEqual([]);
+    truncateSync(ring, lastLine - 3); // mid-line: no service writes that
+    expect(await problems(bare)).toEqual([
+      expect.stringMatching(/^rooms\/alpha\.[^ ]+ byte \d+: is \d+ bytes, but replaying/),
+    ]);
+
+    // Shorter than the newest checkpoint records: a start would refuse it, so the verifier reports it.
+    const checked = copy();
+    const name = ring.slice(ring.lastIndexOf('/') + 1);
+    const recorded = (await checkpointedRingLengths(checked)).get(name)!;
+    const below = bytes.lastIndexOf(0x0a, recorded - 2) + 1;
+    truncateSync(join(checked, 'rooms', name), below);
+    expect(await problems(checked)).toEqual([
+      expect.stringMatching(
+        new RegExp(`^rooms/alpha\\.[^ ]+ byte ${below}: is ${below} bytes, but replaying`),
+      ),
+    ]);
   });
 
   it('a forged signed record with a valid frame checksum fails its signature', async () => {
