@@ -3,6 +3,7 @@ import { NatsConnection, nuid } from '@nats-io/nats-core';
 import { AppendOptions, AppendResult, CommitListener, EventLog, LogRecord, ReadOptions } from '../event-log';
 import { ExpectedHeadMismatchError, LogUnavailableError } from '../log.errors';
 import { CommitWaiters } from './commit-waiters';
+import { watchConnection } from './connection-watch';
 import { connectNats } from './nats-connection';
 import { logSubject, NatsLogOptions } from './nats-log.options';
 import { publishFailure } from './publish-failure';
@@ -10,9 +11,7 @@ import { PublishQueue } from './publish-queue';
 import { ensureStream } from './stream-spec';
 import { readStream, seqOf } from './stream-reader';
 import { StreamTail } from './stream-tail';
-
-/** How long a silent tail may go before the watchdog checks whether the stream moved on without it. */
-const TAIL_CHECK_MS = 2000;
+import { TailWatchdog } from './tail-watchdog';
 
 interface Connected {
   readonly nc: NatsConnection;
@@ -57,8 +56,7 @@ export class JetStreamEventLog implements EventLog {
   private readonly inFlight = new Set<Promise<unknown>>();
   private readonly listeners = new Set<CommitListener>();
   private readonly subject: string;
-  private watchdog: NodeJS.Timeout | undefined;
-  private checkingTail = false;
+  private watchdog: TailWatchdog | undefined;
 
   constructor(private readonly options: NatsLogOptions) {
     this.subject = logSubject(options.stream);
@@ -85,12 +83,16 @@ export class JetStreamEventLog implements EventLog {
       );
       await tail.start();
       this.conn = { nc, js, jsm, tail };
+      this.watchdog = new TailWatchdog(
+        tail,
+        async () => (await jsm.streams.info(this.options.stream)).state.last_seq,
+      );
     } catch (error) {
       await nc.close();
       throw error;
     }
-    void this.watchConnection(nc);
-    this.watchdog = setInterval(() => void this.checkTail(), TAIL_CHECK_MS).unref();
+    void watchConnection(nc, this.options, (lost) => (this.disconnected = lost));
+    this.watchdog.start();
     this.options.logger?.log(
       `JetStream stream ${this.options.stream}: offsets ${this.first}..${this.committedNext} ` +
         `(${this.options.replicas} replica(s), servers ${this.options.servers.join(',')})`,
@@ -184,7 +186,7 @@ export class JetStreamEventLog implements EventLog {
 
   private async shutdown(): Promise<void> {
     this.state = 'closed';
-    clearInterval(this.watchdog);
+    this.watchdog?.stop();
     await Promise.allSettled([...this.inFlight]);
     const conn = this.conn;
     if (!conn) return;
@@ -242,25 +244,6 @@ export class JetStreamEventLog implements EventLog {
     })().finally(() => (this.resyncing = undefined));
   }
 
-  /**
-   * The tail's watchdog: after an interval in which it delivered nothing, ask the stream where its
-   * head is, and let the tail replace its consumer if it is behind. Without it a node whose consumer
-   * died with a cluster server would stop seeing every node's writes, its own included, for good.
-   */
-  private async checkTail(): Promise<void> {
-    const conn = this.conn;
-    if (!conn || this.state !== 'open' || this.checkingTail || conn.tail.takeProgress()) return;
-    this.checkingTail = true;
-    try {
-      const info = await conn.jsm.streams.info(this.options.stream);
-      conn.tail.restartIfBehind(info.state.last_seq);
-    } catch {
-      // No stream leader right now: the next tick asks again.
-    } finally {
-      this.checkingTail = false;
-    }
-  }
-
   private whenCommitted(next: number): Promise<void> {
     return this.waiters.wait(next, this.committedNext);
   }
@@ -286,20 +269,5 @@ export class JetStreamEventLog implements EventLog {
       }
     }
     this.waiters.release(this.committedNext);
-  }
-
-  /** Lost NATS: appends fail fast with a clear 503 instead of waiting out the publish deadline. */
-  private async watchConnection(nc: NatsConnection): Promise<void> {
-    for await (const status of nc.status()) {
-      if (status.type === 'disconnect') {
-        this.disconnected = new LogUnavailableError(
-          `NATS connection lost (${this.options.servers.join(',')})`,
-        );
-        this.options.logger?.warn(this.disconnected.message);
-      } else if (status.type === 'reconnect') {
-        this.disconnected = undefined;
-        this.options.logger?.log('NATS connection restored');
-      }
-    }
   }
 }
