@@ -26,6 +26,11 @@ const MAX_RUN_CHUNKS = 32;
 const MAX_RUN_BYTES = 64 * 1024;
 /** ...and everything is written once this much is held across files. */
 const MAX_HELD_BYTES = 16 * 1024 * 1024;
+/**
+ * Files the timer writes per turn of the event loop: with a thousand rooms held, writing them all in
+ * one go would hold the loop for milliseconds; in slices, requests are served in between.
+ */
+const TIMER_FILES_PER_TURN = 64;
 
 /**
  * The ring files: one JSONL file per room and compaction epoch, named `<room>.<generation>.<epoch>.jsonl`
@@ -193,11 +198,20 @@ export class RingFileStore implements CheckpointFiles {
 
   private flushOnTimer(): void {
     this.flushTimer = undefined;
+    this.flushSlices(this.held.files(), 0);
+  }
+
+  /** Writes `files` TIMER_FILES_PER_TURN at a time; a failure stops here and is retried by the next append. */
+  private flushSlices(files: readonly string[], from: number): void {
+    const to = Math.min(files.length, from + TIMER_FILES_PER_TURN);
     try {
-      this.flushAll();
-    } catch {
-      // Kept in flushFailure with the bytes still held: the next append retries and reports it.
+      for (let i = from; i < to; i++) this.flushFile(files[i]);
+      this.flushFailure = undefined;
+    } catch (error) {
+      this.flushFailure = error as Error; // the bytes stay held
+      return;
     }
+    if (to < files.length) setImmediate(() => this.flushSlices(files, to));
   }
 
   private flushFile(file: string): void {
