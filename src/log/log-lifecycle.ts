@@ -41,13 +41,25 @@ export class LogLifecycle {
       try {
         await step.beforeClose?.();
       } catch (error) {
-        this.logger.warn(`before closing the log: ${error instanceof Error ? error.message : String(error)}`);
+        this.warn('before closing the log', error);
       }
     }
     try {
       await this.log.close();
     } finally {
-      for (const step of this.steps) step.afterClose?.();
+      // Every step runs, and a failing one (a full disk refusing the last ring bytes) never hides
+      // the log's own error or the steps after it.
+      for (const step of this.steps) {
+        try {
+          step.afterClose?.();
+        } catch (error) {
+          this.warn('after closing the log', error);
+        }
+      }
     }
+  }
+
+  private warn(when: string, error: unknown): void {
+    this.logger.warn(`${when}: ${error instanceof Error ? error.message : String(error)}`);
   }
 }

@@ -118,10 +118,15 @@ export class ProjectionsModule implements OnApplicationBootstrap, BeforeApplicat
 
   /** Once the log closed (flush + fsync): release the checkpoint files and say so in one line. */
   private stopped(): void {
-    this.registry.checkpointFiles.close();
+    let filesNote = 'checkpoint files closed';
+    try {
+      this.registry.checkpointFiles.close();
+    } catch (error) {
+      filesNote = `checkpoint files not all written (${(error as Error).message}); the next start rewrites them from the log`;
+    }
     this.logger.log(
-      `stopped: event log flushed and synced through offset ${this.log.committedHead()}, ring files ` +
-        `synced, last checkpoint at offset ${this.checkpoints.lastCheckpointOffset}${this.checkpointNote}`,
+      `stopped: event log flushed and synced through offset ${this.log.committedHead()}, ${filesNote}, ` +
+        `last checkpoint at offset ${this.checkpoints.lastCheckpointOffset}${this.checkpointNote}`,
     );
   }
 }
