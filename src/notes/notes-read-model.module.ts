@@ -6,7 +6,7 @@ export const NOTES_PROJECTION_ORDER = 20;
 
 /**
  * The notes read model, registered with the projections layer. It keeps no files: the whole note
- * table is its checkpoint part. Imported by the note state, NotesModule, the listing and stats.
+ * table is its checkpoint part. Imported by NotesModule, the listing, stats and the replay tool.
  */
 export const NotesReadModelModule = ProjectionsModule.forFeature({
   projections: [{ use: NotesProjection, order: NOTES_PROJECTION_ORDER }],

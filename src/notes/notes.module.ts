@@ -10,7 +10,7 @@ import { NotesController } from './http/notes.controller';
 import { NotesReaperService } from './notes-reaper.service';
 import { SignedNoteLaneService } from './signed-note-lane.service';
 
-/** Notes: its read model, reads, listings, the unsigned and signed write lanes, ownership notes and the reaper. */
+/** Notes: its read model, reads, listings, the unsigned and signed write lanes and the reaper (ownership rules: OwnershipModule). */
 @Module({
   imports: [NotesReadModelModule, OwnershipModule],
   controllers: [NotesController],

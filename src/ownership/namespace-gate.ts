@@ -5,7 +5,7 @@ import { assertName } from '../common/names';
 import { pyRepr } from '../common/py-compat/py-repr';
 import { abbreviateDid, isDidKey } from '../identity/did-key';
 import { OwnerNotes } from './owner-notes.port';
-import { isOwnable, ROOM_ALLOW, ROOM_NONCE, ROOM_OWNERS } from './reserved-namespaces';
+import { allowListTokens, isOwnable, ROOM_ALLOW, ROOM_NONCE, ROOM_OWNERS } from './reserved-namespaces';
 import { RoomHeads } from './room-heads.port';
 
 export interface SignedAdmission {
@@ -66,7 +66,7 @@ export class NamespaceGate {
         `${abbreviateDid(signer)} does not own ${key}: only the owner (${who(owner)}) signs /kv/${ROOM_ALLOW}/${key}.`,
       );
     }
-    const bad = value.split(/\s+/).find((token) => token !== '' && !isDidKey(token));
+    const bad = allowListTokens(value).find((token) => !isDidKey(token));
     if (bad !== undefined) {
       throw new BadRequestError(
         `bad ${ROOM_ALLOW} value: ${pyRepr(bad)} is not a did:key. The allow-list is did:keys separated by ` +

@@ -17,3 +17,8 @@ export const ROOM_GUARD_NAMESPACES: ReadonlySet<string> = new Set([ROOM_OWNERS, 
 export function isOwnable(room: string): boolean {
   return hasClass(room, 'd') && room !== 'lobby' && room !== 'meta';
 }
+
+/** The tokens of a `room-allow` value: whitespace-separated, empty ones dropped (validity is the caller's). */
+export function allowListTokens(value: string): string[] {
+  return value.split(/\s+/).filter((token) => token !== '');
+}

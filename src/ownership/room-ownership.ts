@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ForbiddenError } from '../common/errors/forbidden.error';
 import { abbreviateDid, isDidKey } from '../identity/did-key';
 import { OwnerNotes } from './owner-notes.port';
-import { ROOM_ALLOW, ROOM_OWNERS } from './reserved-namespaces';
+import { allowListTokens, ROOM_ALLOW, ROOM_OWNERS } from './reserved-namespaces';
 
 /**
  * The owned-room step of the room write gate (contract §8.3 item 3). A room is owned while a
@@ -17,13 +17,13 @@ export class RoomOwnership {
   constructor(private readonly notes: OwnerNotes) {}
 
   /** The did:keys that may write to `room`, or null when the room has no owner (anyone may write). */
-  allowedWriters(room: string): ReadonlySet<string> | null {
+  private allowedWriters(room: string): ReadonlySet<string> | null {
     const owner = this.notes.view(ROOM_OWNERS, room);
     if (owner === null) return null;
     const allowed = new Set<string>();
     if (isDidKey(owner.value)) allowed.add(owner.value);
     const list = this.notes.view(ROOM_ALLOW, room)?.value ?? '';
-    for (const token of list.split(/\s+/)) if (isDidKey(token)) allowed.add(token);
+    for (const token of allowListTokens(list)) if (isDidKey(token)) allowed.add(token);
     return allowed;
   }
 

@@ -7,10 +7,6 @@ import { assertName, hasClass } from '../common/names';
 /** The name of the server-written discovery room. */
 export const EVENTS_ROOM = 'events';
 
-/**
- * The lane-independent part of the room write gate (contract §8.3): the events room refuses every
- * client write, a mailbox refuses unsigned writes, then the name must be valid.
- */
 /** Contract §8.6: a signed message's nonce must exceed the last one its key spent in the room. */
 export function assertFreshNonce(room: string, nonce: bigint, last: bigint | null): void {
   if (last !== null && nonce <= last) {
@@ -21,6 +17,10 @@ export function assertFreshNonce(room: string, nonce: bigint, last: bigint | nul
   }
 }
 
+/**
+ * The lane-independent part of the room write gate (contract §8.3): the events room refuses every
+ * client write, a mailbox refuses unsigned writes, then the name must be valid.
+ */
 export function assertRoomAcceptsWrite(room: string, signed: boolean): void {
   if (room === EVENTS_ROOM) {
     throw new ForbiddenError(

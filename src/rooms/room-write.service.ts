@@ -15,7 +15,6 @@ export interface AppendedMessage {
   readonly seq: number;
   /** The stored record line, exactly as the ring holds it. */
   readonly record: string;
-  readonly createdRoom: boolean;
 }
 
 /**
@@ -56,12 +55,7 @@ export class RoomWriteService {
     const state = this.writeModel.stateFor(message.room, message.from);
     const decision = decideAppend(message, state, this.config, this.clock.nowMicros());
     await this.commit(decision.events, decision.spent);
-    return {
-      room: message.room,
-      seq: decision.seq,
-      record: decision.record,
-      createdRoom: decision.createsRoom,
-    };
+    return { room: message.room, seq: decision.seq, record: decision.record };
   }
 
   private async reapOnce(room: string, lastSeq: number): Promise<boolean> {

@@ -13,7 +13,7 @@ import { RoomsReadModelModule } from './rooms-read-model.module';
 import { RoomsController } from './http/rooms.controller';
 import { SignedMessageLaneService } from './signed-message-lane.service';
 
-/** Rooms: its read model, reads, long-polls, the unsigned write lanes, export and the reaper. */
+/** Rooms: its read model, reads, long-polls, the unsigned and signed message lanes, export and the reaper. */
 @Module({
   imports: [RoomsReadModelModule, OwnershipModule],
   controllers: [RoomsController],

@@ -7,7 +7,7 @@ import { ConflictRetry } from '../projections/conflict-retry';
 import { MessageAdmissions } from './message-admission';
 import { SignedMessage } from './message-commands';
 import { sweptMessageText } from './room-write.rules';
-import { AppendedMessage, RoomWriteService } from './room-write.service';
+import { AppendedMessage, MessageSignature, RoomWriteService } from './room-write.service';
 
 /**
  * The signed message lane (contract §8.1, §8.6), for GET say-signed and for POST with a did (whose
@@ -32,15 +32,19 @@ export class SignedMessageLaneService {
       messageSigningPayload(room, nonceAsSent, text),
     );
     // From the gate on, all of it again after a conflict with another node's write (ConflictRetry).
-    return this.retry.run(() => this.admitAndAppend(command, text));
+    const signature = { nonceDigits: nonceDigits(command.nonce), sig: command.sig };
+    return this.retry.run(() => this.admitAndAppend(command, text, signature));
   }
 
-  private async admitAndAppend(command: SignedMessage, text: string): Promise<AppendedMessage> {
-    const { client, room, did, sig } = command;
+  private async admitAndAppend(
+    command: SignedMessage,
+    text: string,
+    signature: MessageSignature,
+  ): Promise<AppendedMessage> {
+    const { client, room, did } = command;
     const admission = this.admissions.admit({ room, signer: did, client });
     try {
       admission.reserveDuplicate(text);
-      const signature = { nonceDigits: nonceDigits(command.nonce), sig };
       return admission.accepted(await this.writer.append({ room, from: did, text, signature }));
     } catch (error) {
       throw admission.refused(error);

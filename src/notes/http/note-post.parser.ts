@@ -16,7 +16,7 @@ export type NotePost =
  */
 export function parseNotePost(body: JsonObject, ns: string, key: string): NotePost {
   const value = sweptNoteValue(stringField(body, 'value'));
-  const did = stringField(body, 'did').trim();
+  const did = trimmedStringField(body, 'did');
   const conditions = { if: body.if, if_absent: body.if_absent };
   if (did === '') return { lane: 'unsigned', command: { ns, key, value, conditions } };
   const sig = trimmedStringField(body, 'sig');

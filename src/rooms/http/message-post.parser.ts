@@ -13,7 +13,7 @@ export type MessagePost =
  * nonce refused). The unsigned lane's `from` is passed on as sent: it is checked after the gate.
  */
 export function parseMessagePost(body: JsonObject, client: string, room: string): MessagePost {
-  const did = stringField(body, 'did').trim();
+  const did = trimmedStringField(body, 'did');
   const rawText = stringField(body, 'text');
   if (did === '') return { lane: 'unsigned', command: { client, room, from: body.from, rawText } };
   const sig = trimmedStringField(body, 'sig');
