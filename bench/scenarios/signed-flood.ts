@@ -1,8 +1,8 @@
 import { SigningKey } from '../../src/identity/signing-key';
 import { ChildServer } from '../lib/child-server';
 import { BenchOptions, log, Row } from '../lib/context';
-import { inParallel, postJson } from '../lib/http-client';
-import { load, LoadResult } from '../lib/load';
+import { bodyBytes, inParallel, postJson } from '../lib/http-client';
+import { load, LoadOptions, LoadResult } from '../lib/load';
 import { PresignedBodies, presignedPerKey } from '../lib/presigned-bodies';
 import { median } from '../lib/stats';
 import { withServers } from '../lib/with-servers';
@@ -15,13 +15,16 @@ const READ_CONNECTIONS = 4;
 /** The flood's share of the presigning estimate (it shares the machine with the reads). */
 const FLOOD_SHARE = 0.6;
 const GOAL_CONFIGURATION = 'verify pool';
+const READ_PATH = '/r/bench?limit=50&format=json';
 
 /**
  * (4b) Room-read p99 (50 messages, JSON) alone, then while a signed flood saturates the service;
  * rounds alternate. Run three times: with the verify pool (the default), with CHAT_VERIFY_WORKERS=0
  * (verification on the event loop, as before the pool), and under an unsigned flood of the same
  * shape (what the write path itself costs the reads), so the pool's effect is read in one run.
- * Goal: with the pool, p99 under the flood ≤ 2 × the p99 alone.
+ * Goal: with the pool, p99 under the flood ≤ 2 × the p99 alone. Last, bare Fastify under a flood of its
+ * own cheapest POST, for scale: on this 2-core machine the flood's load generator and the server
+ * share the cores, and any server's read p99 grows under a saturating flood.
  */
 export async function floodRows(
   keys: readonly SigningKey[],
@@ -43,6 +46,11 @@ export async function floodRows(
       )),
     );
   }
+  rows.push(
+    ...(await withServers('signed-flood', {}, (service, baseline) =>
+      baselineFloodRound(service, baseline, keys.length, options),
+    )),
+  );
   return rows;
 }
 
@@ -63,6 +71,15 @@ function unsignedRequests(text: string): Array<Record<string, unknown>> {
   return [{ setupRequest: write }];
 }
 
+/** What one flood measurement runs against: reads to time and the writes that flood them. */
+interface FloodTarget {
+  readonly target: 'service' | 'baseline';
+  readonly label: string;
+  readonly reads: { readonly url: string };
+  readonly writes: Omit<LoadOptions, 'seconds' | 'connections'>;
+  readonly kind: string;
+}
+
 async function floodRound(
   service: ChildServer,
   label: string,
@@ -70,24 +87,64 @@ async function floodRound(
   connections: number,
   options: BenchOptions,
 ): Promise<Row[]> {
+  await seedReadRoom(service);
+  return measureFlood(
+    {
+      target: 'service',
+      label,
+      reads: { url: `${service.url}${READ_PATH}` },
+      writes: { url: service.url, requests: flood.requests as never },
+      kind: flood.signed ? 'signed' : 'unsigned',
+    },
+    connections, // one key per connection when signed
+    options,
+  );
+}
+
+/**
+ * The same measurement against bare Fastify: its cached body of the read's size, flooded by its
+ * cheapest JSON POST. No server answers reads as fast under a saturating flood as alone on a machine
+ * whose two cores the load generator shares; this row shows how much of the service's ratio is that.
+ */
+async function baselineFloodRound(
+  service: ChildServer,
+  baseline: ChildServer,
+  connections: number,
+  options: BenchOptions,
+): Promise<Row[]> {
+  await seedReadRoom(service);
+  const bytes = await bodyBytes(`${service.url}${READ_PATH}`);
+  return measureFlood(
+    {
+      target: 'baseline',
+      label: 'bare Fastify, POST flood',
+      reads: { url: `${baseline.url}/body?bytes=${bytes}&type=json` },
+      writes: {
+        url: `${baseline.url}/json`,
+        method: 'POST',
+        body: JSON.stringify({ from: 'bench', text: 'flood' }),
+        headers: { 'content-type': 'application/json' },
+      },
+      kind: 'POST',
+    },
+    connections,
+    options,
+  );
+}
+
+async function seedReadRoom(service: ChildServer): Promise<void> {
   await inParallel(1000, 32, (i) =>
     postJson(`${service.url}/r/bench`, { from: `w${i % 7}`, text: `message ${i}` }),
   );
-  const reads = {
-    url: `${service.url}/r/bench?limit=50&format=json`,
-    connections: READ_CONNECTIONS,
-    fineLatency: true,
-  };
-  const writes = {
-    url: service.url,
-    requests: flood.requests as never,
-    connections, // one key per connection when signed
-  };
+}
+
+async function measureFlood(flood: FloodTarget, connections: number, options: BenchOptions): Promise<Row[]> {
+  const reads = { ...flood.reads, connections: READ_CONNECTIONS, fineLatency: true };
+  const writes = { ...flood.writes, connections };
   await load({ ...reads, seconds: 2 }); // warm-up
   const alone: LoadResult[] = [];
   const flooded: LoadResult[] = [];
   const floods: LoadResult[] = [];
-  const kind = flood.signed ? 'signed' : 'unsigned';
   for (let round = 0; round < options.rounds; round++) {
     alone.push(await load({ ...reads, seconds: options.seconds }));
     const [read, flooding] = await Promise.all([
@@ -97,7 +154,7 @@ async function floodRound(
     flooded.push(read);
     floods.push(flooding);
     log(
-      `flood (${label}) round ${round + 1}: read p99 ${alone[round].p99Fine?.toFixed(2)} → ${read.p99Fine?.toFixed(2)} ms, ${flooding.rps.toFixed(0)} ${kind}/s`,
+      `flood (${flood.label}) round ${round + 1}: read p99 ${alone[round].p99Fine?.toFixed(2)} → ${read.p99Fine?.toFixed(2)} ms, ${flooding.rps.toFixed(0)} ${flood.kind}/s`,
     );
   }
   const p99Alone = median(alone.map((r) => r.p99Fine!));
@@ -105,22 +162,22 @@ async function floodRound(
   const ratio = p99Flooded / p99Alone;
   return [
     {
-      scenario: `room read p99, alone (${label})`,
-      target: 'service',
+      scenario: `room read p99, alone (${flood.label})`,
+      target: flood.target,
       rps: median(alone.map((r) => r.rps)),
       p50: median(alone.map((r) => r.p50)),
       p99: p99Alone,
     },
     {
-      scenario: `room read p99, under flood (${label})`,
-      target: 'service',
+      scenario: `room read p99, under flood (${flood.label})`,
+      target: flood.target,
       rps: median(flooded.map((r) => r.rps)),
       p50: median(flooded.map((r) => r.p50)),
       p99: p99Flooded,
       ratio,
-      // The goal is the pool's; the other two configurations are there to explain its figure.
-      ...(label === GOAL_CONFIGURATION && { goal: '≤ 2 × alone', met: ratio <= 2 }),
-      note: `flood ${median(floods.map((r) => r.rps)).toFixed(0)} ${kind} writes/s, ${READ_CONNECTIONS} read + ${connections} flood connections`,
+      // The goal is the pool's; the other configurations are there to explain its figure.
+      ...(flood.label === GOAL_CONFIGURATION && { goal: '≤ 2 × alone', met: ratio <= 2 }),
+      note: `flood ${median(floods.map((r) => r.rps)).toFixed(0)} ${flood.kind} writes/s, ${READ_CONNECTIONS} read + ${connections} flood connections`,
     },
   ];
 }
