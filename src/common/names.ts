@@ -24,22 +24,35 @@ export function badName(name: string): BadRequestError {
 }
 
 export type RoomClass = 'p' | 'mb' | 'd' | 'e';
-const CLASS_PREFIXES: ReadonlySet<string> = new Set(['p', 'mb', 'd', 'e']);
+const CLASSES: readonly RoomClass[] = ['p', 'mb', 'd', 'e'];
+const DASH = 0x2d;
+
+/** The class whose name and a dash start `name` at `start`, or null (the segment is no class). */
+function classAt(name: string, start: number): RoomClass | null {
+  for (const cls of CLASSES) {
+    if (name.charCodeAt(start + cls.length) === DASH && name.startsWith(cls, start)) return cls;
+  }
+  return null;
+}
 
 /**
  * Classes compose by prefix (§3.2): every dash-separated segment except the last is examined from
  * the left while it is a class name. `mb-p-x` → {mb, p}; `x-mb-y` → {}; `e-p` → {e}.
  */
 export function nameClasses(name: string): ReadonlySet<RoomClass> {
-  const segments = name.split('-');
   const classes = new Set<RoomClass>();
-  for (let i = 0; i < segments.length - 1; i++) {
-    if (!CLASS_PREFIXES.has(segments[i])) break;
-    classes.add(segments[i] as RoomClass);
+  for (let start = 0, cls = classAt(name, 0); cls !== null; cls = classAt(name, start)) {
+    classes.add(cls);
+    start += cls.length + 1;
   }
   return classes;
 }
 
+/** nameClasses(name).has(cls) without building the set: asked several times on every request. */
 export function hasClass(name: string, cls: RoomClass): boolean {
-  return nameClasses(name).has(cls);
+  for (let start = 0, at = classAt(name, 0); at !== null; at = classAt(name, start)) {
+    if (at === cls) return true;
+    start += at.length + 1;
+  }
+  return false;
 }

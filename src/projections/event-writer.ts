@@ -43,7 +43,9 @@ export class EventWriter {
       effects.discardFrom(first);
       throw error;
     }
-    await this.runner.whenApplied(last);
+    // The log reports a batch to the projections before it settles the batch's appends, so this is
+    // usually applied already: no second await (one microtask less on every write).
+    if (this.runner.nextOffset <= last) await this.runner.whenApplied(last);
     effects.settle(last);
     return last;
   }

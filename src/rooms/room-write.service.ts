@@ -65,7 +65,7 @@ export class RoomWriteService {
     return true;
   }
 
-  private async commit(events: readonly RoomEvent[], spent?: SpentNonce): Promise<void> {
-    await this.writer.write(events, this.writeModel.effectsOf(events, spent));
+  private commit(events: readonly RoomEvent[], spent?: SpentNonce): Promise<number> {
+    return this.writer.write(events, this.writeModel.effectsOf(events, spent));
   }
 }

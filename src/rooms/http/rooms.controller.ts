@@ -30,9 +30,9 @@ type SaySignedParams = {
 /**
  * Room routes: parse the request, call one service, hand the result to the presenter.
  *
- * Path parameters come through `@Param()` except on GET /r/{room}, the hot read: Nest resolves each
- * `@Param()` through an async pipe step (even with no pipe configured), a cost that disappears behind
- * a write's group commit but not behind a cached read, so that route reads `req.params` itself.
+ * Path parameters come through `@Param()` except on the hot routes (GET /r/{room} and the three
+ * message writes), which read `req.params` themselves: Nest resolves each `@Param()` through an
+ * async pipe step (even with no pipe configured), a cost every request of a CPU-bound flood pays.
  */
 @Controller('r')
 export class RoomsController {
@@ -62,11 +62,8 @@ export class RoomsController {
 
   @Post(':room')
   @RateBucket('write')
-  async post(
-    @Param('room') room: string,
-    @Req() req: FastifyRequest,
-    @Res() res: FastifyReply,
-  ): Promise<void> {
+  async post(@Req() req: FastifyRequest, @Res() res: FastifyReply): Promise<void> {
+    const { room } = req.params as Params;
     const post = parseMessagePost(await readJsonBody(req, res), clientOf(req), room);
     const appended =
       post.lane === 'signed' ? await this.signed.write(post.command) : await this.lanes.post(post.command);
@@ -81,20 +78,16 @@ export class RoomsController {
 
   @Get(':room/say/:nick/*')
   @RateBucket('write')
-  async say(@Param() params: SayParams, @Req() req: FastifyRequest, @Res() res: FastifyReply): Promise<void> {
-    const { room, nick, '*': text } = params;
+  async say(@Req() req: FastifyRequest, @Res() res: FastifyReply): Promise<void> {
+    const { room, nick, '*': text } = req.params as SayParams;
     const command = { client: clientOf(req), room, nick, rawText: freeFormSegment(text) };
     this.written(res, req, await this.lanes.say(command));
   }
 
   @Get(':room/say-signed/:did/:sig/:nonce/*')
   @RateBucket('write')
-  async saySigned(
-    @Param() params: SaySignedParams,
-    @Req() req: FastifyRequest,
-    @Res() res: FastifyReply,
-  ): Promise<void> {
-    const { room, did, sig, nonce, '*': text } = params;
+  async saySigned(@Req() req: FastifyRequest, @Res() res: FastifyReply): Promise<void> {
+    const { room, did, sig, nonce, '*': text } = req.params as SaySignedParams;
     const command = { client: clientOf(req), room, did, sig, nonce, rawText: freeFormSegment(text) };
     this.written(res, req, await this.signed.write(command));
   }
