@@ -96,9 +96,14 @@ export class ProjectionRunner {
 
   /** Resolves once the record at `offset` has been applied to every projection; rejects if applying failed. */
   whenApplied(offset: number): Promise<void> {
-    if (offset < this.next) return Promise.resolve();
+    if (this.isApplied(offset)) return Promise.resolve();
     if (this.failed) return Promise.reject(this.failed);
     return new Promise((resolve, reject) => this.waiters.push({ offset, resolve, reject }));
+  }
+
+  /** Whether the record at `offset` is in every read model already (writers then skip awaiting it). */
+  isApplied(offset: number): boolean {
+    return offset < this.next;
   }
 
   /** Why the runner stopped applying the log, or null while it is healthy. */
