@@ -16,6 +16,8 @@ const READ_CONNECTIONS = 4;
 const FLOOD_SHARE = 0.6;
 const GOAL_CONFIGURATION = 'verify pool';
 const READ_PATH = '/r/bench?limit=50&format=json';
+const BASELINE_LABEL = 'bare Fastify, POST flood';
+const underFlood = (label: string): string => `room read p99, under flood (${label})`;
 
 /**
  * (4b) Room-read p99 (50 messages, JSON) alone, then while a signed flood saturates the service;
@@ -51,7 +53,23 @@ export async function floodRows(
       baselineFloodRound(service, baseline, keys.length, options),
     )),
   );
-  return rows;
+  return [...rows, growthAgainstBaseline(rows)];
+}
+
+/**
+ * The goal configuration's p99 growth divided by bare Fastify's under its own flood, in the same run:
+ * above 1, the service lets a flood slow its reads more than saturation alone does on this machine.
+ */
+function growthAgainstBaseline(rows: readonly Row[]): Row {
+  const growth = (label: string) => rows.find((row) => row.scenario === underFlood(label))!.ratio!;
+  const service = growth(GOAL_CONFIGURATION);
+  const baseline = growth(BASELINE_LABEL);
+  return {
+    scenario: `read p99 growth, ${GOAL_CONFIGURATION} ÷ bare Fastify`,
+    target: 'service',
+    ratio: service / baseline,
+    note: `${service.toFixed(2)}× against ${baseline.toFixed(2)}×: the flood's cost beyond saturating the machine`,
+  };
 }
 
 interface Flood {
@@ -117,7 +135,7 @@ async function baselineFloodRound(
   return measureFlood(
     {
       target: 'baseline',
-      label: 'bare Fastify, POST flood',
+      label: BASELINE_LABEL,
       reads: { url: `${baseline.url}/body?bytes=${bytes}&type=json` },
       writes: {
         url: `${baseline.url}/json`,
@@ -169,7 +187,7 @@ async function measureFlood(flood: FloodTarget, connections: number, options: Be
       p99: p99Alone,
     },
     {
-      scenario: `room read p99, under flood (${flood.label})`,
+      scenario: underFlood(flood.label),
       target: flood.target,
       rps: median(flooded.map((r) => r.rps)),
       p50: median(flooded.map((r) => r.p50)),
