@@ -26,7 +26,8 @@ const underFlood = (label: string): string => `room read p99, under flood (${lab
  * shape (what the write path itself costs the reads), so the pool's effect is read in one run.
  * Goal: with the pool, p99 under the flood ≤ 2 × the p99 alone. Last, bare Fastify under a flood of its
  * own cheapest POST, for scale: on this 2-core machine the flood's load generator and the server
- * share the cores, and any server's read p99 grows under a saturating flood.
+ * share the cores, and any server's read p99 grows under a saturating flood. The last row divides
+ * the pool's growth by bare Fastify's, so the flood's cost beyond that saturation reads off directly.
  */
 export async function floodRows(
   keys: readonly SigningKey[],
