@@ -27,10 +27,12 @@ const FEATURES = [
   'metrics',
   'identity',
   'projections',
+  'write',
   'tools',
 ];
 const featurePath = `^src/(${FEATURES.join('|')})/`;
 const featureOutsideProjections = `^src/(${FEATURES.filter((f) => f !== 'projections').join('|')})/`;
+const featureOutsideWrite = `^src/(${FEATURES.filter((f) => f !== 'write' && f !== 'projections').join('|')})/`;
 
 module.exports = {
   forbidden: [
@@ -116,6 +118,16 @@ module.exports = {
         'checkpoint timings leave through the CheckpointObserver port the metrics module fills.',
       from: { path: '^src/projections/' },
       to: { path: [featureOutsideProjections, '^src/(http|access)/'] },
+    },
+    {
+      name: 'write-imports-no-feature',
+      severity: 'error',
+      comment:
+        'src/write holds the write coordinators every feature uses (EventWriter, PendingOverlay, ' +
+        'ConflictRetry): it sits on the log and the projection runner and knows no feature. ' +
+        'src/projections never imports it (projections-imports-no-feature lists write among the features).',
+      from: { path: '^src/write/' },
+      to: { path: [featureOutsideWrite, '^src/(http|access)/'] },
     },
   ],
   options: {

@@ -18,6 +18,7 @@ import { NoteWriteModel } from './notes/note-write.model';
 import { OwnerNotes } from './ownership/owner-notes.port';
 import { RoomHeads } from './ownership/room-heads.port';
 import { ProjectionsModule } from './projections/projections.module';
+import { WriteModule } from './write/write.module';
 import { RoomsModule } from './rooms/rooms.module';
 import { RoomWriteModel } from './rooms/room-write.model';
 import { MetricsModule } from './metrics/metrics.module';
@@ -48,6 +49,7 @@ export class AppModule {
         MetricsModule,
         LogModule.forRoot(),
         ProjectionsModule,
+        WriteModule,
         RoomsModule,
         NotesModule,
         ListingModule,

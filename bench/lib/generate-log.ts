@@ -3,7 +3,7 @@ import { formatTimestamp } from '../../src/common/timestamp';
 import { ChatEvent } from '../../src/events/chat-event';
 import { encodeEvent } from '../../src/events/event-codec';
 import { SegmentedEventLog } from '../../src/log/file/segmented-event-log';
-import { unsignedRecordLine } from '../../src/rooms/model/stored-record';
+import { unsignedRecordLine } from '../../src/rooms/read-side/stored-record';
 
 export interface GeneratedLog {
   readonly events: number;

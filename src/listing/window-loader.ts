@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { RoomMeta } from '../rooms/model/room-meta';
-import { parseRecordLine } from '../rooms/model/stored-record';
+import { RoomMeta } from '../rooms/read-side/room-meta';
+import { parseRecordLine } from '../rooms/read-side/stored-record';
 import { completeLines } from '../rooms/ring/complete-lines';
 import { RingFileStore } from '../rooms/ring/ring-file-store';
 import { TailCache } from '../rooms/ring/tail-cache';

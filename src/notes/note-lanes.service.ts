@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { NamespaceGate } from '../ownership/namespace-gate';
-import { ConflictRetry } from '../projections/conflict-retry';
+import { ConflictRetry } from '../write/conflict-retry';
 import { PostNote, SetNote } from './note-commands';
 import { parseBodyConditions, parseQueryConditions } from './note-conditions';
 import { sweptNoteValue } from './note-write.rules';

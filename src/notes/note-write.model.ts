@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { NoteEvent } from '../events/note-events';
-import { PendingEffects } from '../projections/event-writer';
-import { PendingOverlay } from '../projections/pending-overlay';
+import { PendingEffects } from '../write/event-writer';
+import { PendingOverlay } from '../write/pending-overlay';
 import type { NoteWriteState } from './note-write.decider';
 import { NoteState } from './note-state';
 
@@ -9,6 +9,7 @@ export type { NoteState } from './note-state';
 import { OwnerNotes } from '../ownership/owner-notes.port';
 import { ROOM_ALLOW, ROOM_NONCE } from '../ownership/reserved-namespaces';
 import { NotesProjection } from './notes.projection';
+import { unreachable } from '../common/unreachable';
 
 interface PendingNote {
   readonly ns: string;
@@ -124,6 +125,8 @@ export function nextNoteState(state: NoteState | null, event: NoteEvent): NoteSt
       return { value: event.value, lastWriteAt: event.at };
     case 'note.reclaimed':
       return state !== null && state.lastWriteAt === event.expectedLastWriteAt ? null : state;
+    default:
+      return unreachable(event, 'note event');
   }
 }
 

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ChatEvent } from '../events/chat-event';
 import { Projection } from '../projections/projection';
 import { NoteReclaimed, NoteWritten } from '../events/note-events';
+import { unreachable } from '../common/unreachable';
 
 /** One stored note. `bytes` is the UTF-8 length of the value (the ack's `<n>B`, the bytes gauge). */
 export interface NoteEntry {
@@ -36,6 +37,12 @@ export class NotesProjection implements Projection {
         return this.written(event);
       case 'note.reclaimed':
         return this.reclaimed(event);
+      case 'room.created':
+      case 'message.appended':
+      case 'room.reaped':
+        return;
+      default:
+        return unreachable(event, 'event');
     }
   }
 

@@ -3,7 +3,7 @@ import { assertSignature } from '../identity/signature-check';
 import { SignatureVerifier } from '../identity/signature-verifier.service';
 import { noteSigningPayload } from '../identity/signing-payload';
 import { NamespaceGate } from '../ownership/namespace-gate';
-import { ConflictRetry } from '../projections/conflict-retry';
+import { ConflictRetry } from '../write/conflict-retry';
 import { PostSignedNote, SetSignedNote } from './note-commands';
 import { NoteConditions, parseBodyConditions, parseQueryConditions } from './note-conditions';
 import { sweptNoteValue } from './note-write.rules';

@@ -16,8 +16,6 @@ import { ChangeNotifier } from './change-notifier';
 import { CheckpointRecovery } from './checkpoint-recovery';
 import { CheckpointStore } from './checkpoint-store';
 import { CheckpointService } from './checkpoint.service';
-import { ConflictRetry } from './conflict-retry';
-import { EventWriter } from './event-writer';
 import { PROJECTIONS } from './projection';
 import { projectionFeature, ProjectionFeature } from './projection-feature';
 import { ProjectionRegistry } from './projection-registry';
@@ -26,8 +24,8 @@ import { ServiceHealth } from './service-health';
 
 /**
  * The upkeep of the read models: the registry the features' projections join (`forFeature`), the
- * runner that feeds them from the log, the checkpoints that bound replay, the writer that awaits
- * them. Global because every feature writes through the EventWriter and registers a read model.
+ * runner that feeds them from the log, and the checkpoints that bound replay. Global because every
+ * feature registers a read model, and the writers (src/write) await the runner.
  */
 @Global()
 @Module({
@@ -49,18 +47,8 @@ import { ServiceHealth } from './service-health';
     ProjectionRunner,
     CheckpointService,
     ServiceHealth,
-    ConflictRetry,
-    EventWriter,
   ],
-  exports: [
-    ProjectionRegistry,
-    ConflictRetry,
-    EventWriter,
-    ServiceHealth,
-    ChangeNotifier,
-    ProjectionRunner,
-    CheckpointService,
-  ],
+  exports: [ProjectionRegistry, ServiceHealth, ChangeNotifier, ProjectionRunner, CheckpointService],
 })
 export class ProjectionsModule implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private timer: NodeJS.Timeout | null = null;

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { BadRequestError } from '../common/errors/bad-request.error';
 import { assertName, NAME_PATTERN_SOURCE, isValidName } from '../common/names';
 import { pyRepr } from '../common/py-compat/py-repr';
-import { ConflictRetry } from '../projections/conflict-retry';
+import { ConflictRetry } from '../write/conflict-retry';
 import { MessageAdmissions } from './message-admission';
 import { PostMessage, SayMessage } from './message-commands';
 import { sweptMessageText } from './room-write.rules';

@@ -2,7 +2,7 @@ import { AppConfig } from '../config/app-config';
 import { formatTimestamp } from '../common/timestamp';
 import { hasClass } from '../common/names';
 import { RoomEvent } from '../events/chat-event';
-import { signedRecordLine, unsignedRecordLine } from './model/stored-record';
+import { signedRecordLine, unsignedRecordLine } from './read-side/stored-record';
 import { assertRoomCapacity } from './room-capacity';
 import { assertFreshNonce, EVENTS_ROOM } from './room-write.rules';
 import { RoomAppendState, RoomWriteState, SpentNonce } from './room-write-state';

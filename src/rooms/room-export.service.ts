@@ -5,7 +5,7 @@ import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.tokens';
 import { Clock } from '../common/clock';
 import { assertName, hasClass } from '../common/names';
-import { parseRecordLine } from './model/stored-record';
+import { parseRecordLine } from './read-side/stored-record';
 import { RingFileStore } from './ring/ring-file-store';
 import { RoomsProjection } from './rooms.projection';
 

@@ -5,7 +5,7 @@ import { APP_CONFIG } from '../config/config.tokens';
 import { Clock } from '../common/clock';
 import { assertName, hasClass } from '../common/names';
 import { ChangeNotifier } from '../projections/change-notifier';
-import { RoomView } from './model/room-view';
+import { RoomView } from './read-side/room-view';
 import { selectRecords } from './room-selection';
 import { RoomsProjection } from './rooms.projection';
 

@@ -1,4 +1,4 @@
-import { RoomMeta } from './model/room-meta';
+import { RoomMeta } from './read-side/room-meta';
 
 export interface ReapPolicy {
   readonly retentionSeconds: number;

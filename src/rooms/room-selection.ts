@@ -1,4 +1,4 @@
-import { StoredRecord } from './model/stored-record';
+import { StoredRecord } from './read-side/stored-record';
 import { RecordDeque } from './ring/record-deque';
 
 export interface Selection {

@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { RoomEvent } from '../events/chat-event';
-import { PendingEffects } from '../projections/event-writer';
+import { PendingEffects } from '../write/event-writer';
 import { RoomHeads } from '../ownership/room-heads.port';
-import { PendingOverlay } from '../projections/pending-overlay';
+import { PendingOverlay } from '../write/pending-overlay';
 import { EVENTS_ROOM } from './room-write.rules';
 import { RoomsProjection } from './rooms.projection';
 import { RoomAppendState, RoomWriteState, SpentNonce } from './room-write-state';
+import { unreachable } from '../common/unreachable';
 
 export type { RoomWriteState, SpentNonce } from './room-write-state';
 
@@ -111,5 +112,7 @@ export function nextWriteState(state: RoomWriteState, event: RoomEvent): RoomWri
       return { ...state, head: event.seq };
     case 'room.reaped':
       return { exists: false, generation: state.generation, head: event.lastSeq };
+    default:
+      return unreachable(event, 'room event');
   }
 }

@@ -3,8 +3,8 @@ import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.tokens';
 import { Clock } from '../common/clock';
 import { RoomEvent } from '../events/chat-event';
-import { ConflictRetry } from '../projections/conflict-retry';
-import { EventWriter } from '../projections/event-writer';
+import { ConflictRetry } from '../write/conflict-retry';
+import { EventWriter } from '../write/event-writer';
 import { AppendMessage, decideAppend } from './room-append.decider';
 import { RoomWriteModel, SpentNonce } from './room-write.model';
 

@@ -3,14 +3,15 @@ import { FIXED_LIMITS, AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.tokens';
 import { ChatEvent, MessageAppended, RoomCreated, RoomReaped } from '../events/chat-event';
 import { Projection } from '../projections/projection';
-import { NonceIndex } from './model/nonce-index';
-import { newRoomMeta, RoomMeta } from './model/room-meta';
-import { parseAppendedRecord, parseRecordLine } from './model/stored-record';
+import { NonceIndex } from './read-side/nonce-index';
+import { newRoomMeta, RoomMeta } from './read-side/room-meta';
+import { parseAppendedRecord, parseRecordLine } from './read-side/stored-record';
 import { RingCompactor } from './ring/ring-compactor';
 import { completeLines } from './ring/complete-lines';
 import { RecordDeque } from './ring/record-deque';
 import { RingFileStore } from './ring/ring-file-store';
 import { TailCache } from './ring/tail-cache';
+import { unreachable } from '../common/unreachable';
 
 interface RoomsSnapshot {
   readonly rooms: RoomMeta[];
@@ -51,6 +52,11 @@ export class RoomsProjection implements Projection {
         return this.appended(event);
       case 'room.reaped':
         return this.reaped(event);
+      case 'note.written':
+      case 'note.reclaimed':
+        return;
+      default:
+        return unreachable(event, 'event');
     }
   }
 

@@ -3,7 +3,7 @@ import { nonceDigits } from '../identity/nonce';
 import { assertSignature } from '../identity/signature-check';
 import { SignatureVerifier } from '../identity/signature-verifier.service';
 import { messageSigningPayload } from '../identity/signing-payload';
-import { ConflictRetry } from '../projections/conflict-retry';
+import { ConflictRetry } from '../write/conflict-retry';
 import { MessageAdmissions } from './message-admission';
 import { SignedMessage } from './message-commands';
 import { sweptMessageText } from './room-write.rules';

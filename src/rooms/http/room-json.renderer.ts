@@ -1,4 +1,4 @@
-import { RoomView } from '../model/room-view';
+import { RoomView } from '../read-side/room-view';
 
 /**
  * Compact JSON of a room view, keys in the contract's order (§7.5). Messages are the stored lines

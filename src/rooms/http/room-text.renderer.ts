@@ -1,7 +1,7 @@
 import { hasClass } from '../../common/names';
 import { abbreviateDid, isDidKey } from '../../identity/did-key';
-import { RoomView } from '../model/room-view';
-import { StoredRecord } from '../model/stored-record';
+import { RoomView } from '../read-side/room-view';
+import { StoredRecord } from '../read-side/stored-record';
 import { UNTRUSTED_BANNER } from '../../http/render/banner';
 import { linesToUtf8 } from './lines-to-utf8';
 import { formatG } from '../../common/py-compat/py-format';

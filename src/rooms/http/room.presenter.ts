@@ -3,7 +3,7 @@ import { FastifyReply } from 'fastify';
 import { budgetFooter } from '../../access/budget-footer';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.tokens';
-import { RoomView } from '../model/room-view';
+import { RoomView } from '../read-side/room-view';
 import { RoomExport } from '../room-export.service';
 import { renderRoomJson } from './room-json.renderer';
 import { renderRoomTextBytes } from './room-text.renderer';

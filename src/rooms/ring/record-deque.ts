@@ -1,4 +1,4 @@
-import { recordFootprint, StoredRecord } from '../model/stored-record';
+import { recordFootprint, StoredRecord } from '../read-side/stored-record';
 
 /**
  * The newest records of one room, oldest first, bounded by a byte budget (the newest 1 MiB the read

@@ -1,7 +1,7 @@
 import { FIXED_LIMITS } from '../../config/app-config';
 import { hasClass } from '../../common/names';
-import { RoomMeta } from '../model/room-meta';
-import { parseRecordLine } from '../model/stored-record';
+import { RoomMeta } from '../read-side/room-meta';
+import { parseRecordLine } from '../read-side/stored-record';
 import { completeLines } from './complete-lines';
 import { RingFileStore } from './ring-file-store';
 

@@ -1,10 +1,10 @@
 import { renderRoomText, renderRoomTextBytes } from '../../../src/rooms/http/room-text.renderer';
-import { RoomView } from '../../../src/rooms/model/room-view';
+import { RoomView } from '../../../src/rooms/read-side/room-view';
 import {
   parseRecordLine,
   signedRecordLine,
   unsignedRecordLine,
-} from '../../../src/rooms/model/stored-record';
+} from '../../../src/rooms/read-side/stored-record';
 
 /** The bytes a text reply sends are the UTF-8 of renderRoomText, for every shape of view. */
 describe('renderRoomTextBytes', () => {

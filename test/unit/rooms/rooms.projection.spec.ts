@@ -2,7 +2,7 @@ import { loadConfig } from '../../../src/config/load-config';
 import { ChatEvent, RoomEvent } from '../../../src/events/chat-event';
 import { decodeEvent, encodeEvent } from '../../../src/events/event-codec';
 import { MemoryEventLog } from '../../../src/log/memory/memory-event-log';
-import { unsignedRecordLine } from '../../../src/rooms/model/stored-record';
+import { unsignedRecordLine } from '../../../src/rooms/read-side/stored-record';
 import { RingFileStore } from '../../../src/rooms/ring/ring-file-store';
 import { TailCache } from '../../../src/rooms/ring/tail-cache';
 import { nextWriteState, RoomWriteState } from '../../../src/rooms/room-write.model';

@@ -4,7 +4,7 @@ import {
   recordFootprint,
   StoredRecord,
   unsignedRecordLine,
-} from '../../../src/rooms/model/stored-record';
+} from '../../../src/rooms/read-side/stored-record';
 import { RecordDeque } from '../../../src/rooms/ring/record-deque';
 import { TailCache } from '../../../src/rooms/ring/tail-cache';
 

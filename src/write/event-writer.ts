@@ -3,7 +3,7 @@ import { ChatEvent } from '../events/chat-event';
 import { encodeEvent } from '../events/event-codec';
 import { EventLog } from '../log/event-log';
 import { EVENT_LOG } from '../log/log.tokens';
-import { ProjectionRunner } from './projection-runner';
+import { ProjectionRunner } from '../projections/projection-runner';
 
 /** What a feature's write model does around one append (see PendingOverlay). */
 export interface PendingEffects {

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { EventLog } from '../log/event-log';
 import { ExpectedHeadMismatchError } from '../log/log.errors';
 import { EVENT_LOG } from '../log/log.tokens';
-import { ProjectionRunner } from './projection-runner';
+import { ProjectionRunner } from '../projections/projection-runner';
 
 /** Decisions re-made after conflicts before the write gives up with the conflict (503). */
 const MAX_ATTEMPTS = 25;
