@@ -11,4 +11,7 @@ module.exports = {
   transformIgnorePatterns: ['/node_modules/(?!@noble/)'],
   moduleFileExtensions: ['ts', 'js', 'json'],
   testTimeout: 30000,
+  // One private, current nats-server for the run (test/support/global-nats.ts).
+  globalSetup: '<rootDir>/test/support/jest-global-setup.ts',
+  globalTeardown: '<rootDir>/test/support/jest-global-teardown.ts',
 };

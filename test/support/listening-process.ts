@@ -33,7 +33,11 @@ export function spawnListening(
   });
   let output = '';
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`process did not start:\n${output}`)), options.timeoutMs);
+    const timer = setTimeout(() => {
+      // Never leave a half-started process behind: it would hold ports and CPU for the rest of the run.
+      child.kill('SIGKILL');
+      reject(new Error(`process did not start within ${options.timeoutMs} ms:\n${output.slice(-4000)}`));
+    }, options.timeoutMs);
     const onData = (chunk: Buffer): void => {
       output += chunk.toString('utf8');
       const match = LISTENING.exec(output);
@@ -52,11 +56,27 @@ export function spawnListening(
   });
 }
 
-/** Sends `signal` and resolves when the process has exited (at once if it already has). */
-export function stopProcess(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+/** How long a stopped process may take to exit before it is killed outright. */
+export const STOP_GRACE_MS = 10_000;
+
+/**
+ * Sends `signal` and resolves when the process has exited (at once if it already has). A process that
+ * is still there after `graceMs` gets SIGKILL: one stuck process (a spinning event loop ignores
+ * SIGTERM) must fail its own test, never hang the whole suite.
+ */
+export function stopProcess(
+  child: ChildProcess,
+  signal: NodeJS.Signals = 'SIGTERM',
+  graceMs = STOP_GRACE_MS,
+): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
-    child.once('exit', () => resolve());
+    const escalate =
+      signal === 'SIGKILL' ? undefined : setTimeout(() => child.kill('SIGKILL'), graceMs).unref();
+    child.once('exit', () => {
+      if (escalate) clearTimeout(escalate);
+      resolve();
+    });
     child.kill(signal);
   });
 }

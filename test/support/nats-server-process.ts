@@ -1,5 +1,6 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { connect } from 'node:net';
+import { natsServerBinary } from './nats-binary';
 
 /** One private nats-server with JetStream (never the shared one on 4222), on loopback ports the test owns. */
 export interface NatsServerSpec {
@@ -40,7 +41,7 @@ export class NatsServerProcess {
       args.push('--routes', cluster.routes.join(','));
     }
     this.output = '';
-    const child = spawn('nats-server', args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(natsServerBinary(), args, { stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout!.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
     child.stderr!.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
     this.child = child;

@@ -2,9 +2,14 @@ import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { randomBytes } from 'node:crypto';
 import { NatsLogOptions } from '../../src/log/nats/nats-log.options';
+import { TEST_NATS_URL_ENV } from './global-nats';
 
-/** The shared nats-server of the machine and of CI (.ci/run starts it). */
-export const NATS_URL = 'nats://127.0.0.1:4222';
+
+/**
+ * The suite's private, current nats-server (started by jest's global setup; see global-nats.ts). A
+ * bench or a script run outside jest sets AGENT_CHAT_TEST_NATS_URL itself.
+ */
+export const NATS_URL = process.env[TEST_NATS_URL_ENV] ?? 'nats://127.0.0.1:4222';
 
 /** A stream name no other test (or engineer) uses; delete it with `deleteStream` afterwards. */
 export function uniqueStreamName(prefix: string): string {
