@@ -134,6 +134,8 @@ export class AppConfig {
   @IsInt() @Min(1) natsDuplicateWindowSeconds = 120;
   /** With the nats backend: deadline in ms for connecting and for one publish acknowledgement. */
   @IsInt() @Min(100) @Max(60_000) natsTimeoutMs = 5000;
+  /** /readyz answers 503 while more committed log records than this wait to be applied here. */
+  @IsInt() @Min(0) readyMaxLag = 1000;
   /** Port of the metrics listener (`GET /metrics`, Prometheus text); empty: no listener. */
   @Matches(/^(\d{1,5})?$/) metricsPort = '';
   /** Address of the metrics listener: loopback unless the operator opens it. */

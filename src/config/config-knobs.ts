@@ -76,4 +76,5 @@ export const KNOBS: readonly Knob[] = [
   { env: 'CHAT_NATS_MAX_BYTES', field: 'natsMaxBytes', kind: 'int' },
   { env: 'CHAT_NATS_DUPLICATE_WINDOW_SECONDS', field: 'natsDuplicateWindowSeconds', kind: 'int' },
   { env: 'CHAT_NATS_TIMEOUT_MS', field: 'natsTimeoutMs', kind: 'int' },
+  { env: 'CHAT_READY_MAX_LAG', field: 'readyMaxLag', kind: 'int' },
 ];

@@ -1,4 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { AppConfig } from '../config/app-config';
+import { APP_CONFIG } from '../config/config.tokens';
 import { EventLog } from '../log/event-log';
 import { EVENT_LOG } from '../log/log.tokens';
 import { CheckpointService } from './checkpoint.service';
@@ -12,13 +14,20 @@ export interface HealthReport {
 }
 
 /**
- * What /healthz says (issue 11, issue 18): the projection lag, and every condition that makes the
- * service refuse writes or lose its checkpoints — a failed projection, a log poisoned by an I/O
- * error (a full or read-only disk included), checkpoints that keep failing.
+ * What /healthz and /readyz say (issues 11, 18, 27).
+ *
+ * Liveness (`report`, /healthz): every condition that makes the service refuse writes or lose its
+ * checkpoints — a failed projection, a log poisoned by an I/O error (a full or read-only disk
+ * included), checkpoints that keep failing. A supervisor may restart on these.
+ *
+ * Readiness (`readiness`, /readyz): liveness plus what should only take the node out of a load
+ * balancer's rotation for a while — read models lagging the log by more than CHAT_READY_MAX_LAG
+ * records (a node catching up after a start or another node's burst).
  */
 @Injectable()
 export class ServiceHealth {
   constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(EVENT_LOG) private readonly log: EventLog,
     private readonly runner: ProjectionRunner,
     private readonly checkpoints: CheckpointService,
@@ -26,8 +35,6 @@ export class ServiceHealth {
 
   report(): HealthReport {
     const problems: string[] = [];
-    // With a shared log (nats backend) the lag includes other nodes' records not received yet.
-    const lag = Math.max(0, this.log.committedHead() - this.runner.nextOffset) + (this.log.backlog?.() ?? 0);
     const failure = this.runner.failure;
     if (failure)
       problems.push(`${this.runner.failureSummary} (${failure.code}); writes refused until restart`);
@@ -35,6 +42,22 @@ export class ServiceHealth {
     if (fault) problems.push(`event log refuses writes: ${fault.message}`);
     const checkpoint = this.checkpoints.failure;
     if (checkpoint) problems.push(checkpoint);
-    return { projectionLag: lag, problems };
+    return { projectionLag: this.projectionLag(), problems };
+  }
+
+  readiness(): HealthReport {
+    const { projectionLag, problems } = this.report();
+    const reasons = [...problems];
+    if (projectionLag > this.config.readyMaxLag) {
+      reasons.push(
+        `catching up: ${projectionLag} log records not applied yet (ready at ${this.config.readyMaxLag} or fewer, CHAT_READY_MAX_LAG)`,
+      );
+    }
+    return { projectionLag, problems: reasons };
+  }
+
+  /** With a shared log (nats backend) the lag includes other nodes' records not received yet. */
+  private projectionLag(): number {
+    return Math.max(0, this.log.committedHead() - this.runner.nextOffset) + (this.log.backlog?.() ?? 0);
   }
 }

@@ -31,6 +31,13 @@ const READ: readonly HttpMethod[] = ['GET', 'HEAD'];
 export const ROUTES: readonly RouteSpec[] = [
   route({ operationId: 'health', template: '/healthz', methods: READ, summary: 'Liveness: answers ok.' }),
   route({
+    operationId: 'ready',
+    template: '/readyz',
+    methods: READ,
+    summary:
+      'Readiness: answers ready while this node is caught up and takes writes; 503 and the reasons otherwise.',
+  }),
+  route({
     operationId: 'readRoom',
     template: '/r/{room}',
     methods: [...READ, 'POST'],

@@ -67,6 +67,10 @@ describe('a projection that throws while applying', () => {
     const health = await app.getPath('/healthz');
     expect(health.status).toBe(503);
     expect(health.body).toMatch(/projection failed at offset \d+ \(message\.appended\): EMFILE/);
+    // Out of rotation too, for the same reason (readiness includes every liveness problem).
+    const ready = await app.getPath('/readyz');
+    expect(ready.status).toBe(503);
+    expect(ready.body).toMatch(/^503 not ready:\n- projection failed at offset \d+ \(message\.appended\): EMFILE/);
   });
 
   it('a restart replays the logged record and takes writes again', async () => {
@@ -74,6 +78,7 @@ describe('a projection that throws while applying', () => {
     expect((await app.getPath('/r/apply/say/a/boom')).status).toBe(503);
     await app.restart();
     expect((await app.getPath('/healthz')).body).toBe('ok\n');
+    expect((await app.getPath('/readyz')).body).toBe('ready\n');
     expect((await app.getPath('/r/apply/say/a/after')).status).toBe(200);
   });
 
