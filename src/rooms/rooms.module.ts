@@ -4,6 +4,7 @@ import { OwnershipModule } from '../ownership/ownership.module';
 import { MessageAdmissions } from './message-admission';
 import { MessageLanesService } from './message-lanes.service';
 import { RoomExportService } from './room-export.service';
+import { RoomHistory } from './room-history';
 import { RoomReadService } from './room-read.service';
 import { RoomReaperService } from './room-reaper.service';
 import { RoomWriteGate } from './room-write-gate';
@@ -23,6 +24,7 @@ import { SignedMessageLaneService } from './signed-message-lane.service';
     RoomWriteGate,
     MessageAdmissions,
     RoomReadService,
+    RoomHistory,
     MessageLanesService,
     SignedMessageLaneService,
     RoomExportService,
@@ -33,6 +35,7 @@ import { SignedMessageLaneService } from './signed-message-lane.service';
     RoomsReadModelModule,
     RoomWriteService,
     RoomReadService,
+    RoomHistory,
     RoomWriteModel,
     RoomWriteGate,
     MessageLanesService,

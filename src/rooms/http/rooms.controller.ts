@@ -50,6 +50,12 @@ export class RoomsController {
   async read(@Req() req: FastifyRequest, @Res() res: FastifyReply): Promise<void> {
     const query = parseRoomQuery(req.query as Query, this.config.maxWait);
     const { room } = req.params as Params;
+    if (query.before !== undefined) {
+      const before = query.before;
+      return this.presenter.cachedRead(res, room, query, () =>
+        this.reader.page(room, before, query.since, query.limit),
+      );
+    }
     if (query.wait === 0) {
       return this.presenter.cachedRead(res, room, query, () =>
         this.reader.plain(room, query.since, query.limit),
@@ -72,8 +78,8 @@ export class RoomsController {
 
   @Get(':room/export')
   @RateBucket('read')
-  export(@Param('room') room: string, @Res() res: FastifyReply): void {
-    this.presenter.export(res, this.exporter.open(room));
+  export(@Param('room') room: string, @Req() req: FastifyRequest, @Res() res: FastifyReply): void {
+    this.presenter.export(res, this.exporter.open(room, (req.query as Query).after));
   }
 
   @Get(':room/say/:nick/*')
