@@ -24,6 +24,7 @@ import { RoomWriteModel } from './rooms/room-write.model';
 import { MetricsModule } from './metrics/metrics.module';
 import { HumansModule } from './humans/humans.module';
 import { StatsModule } from './stats/stats.module';
+import { StreamsModule } from './streams/streams.module';
 
 export interface AppModuleOptions {
   readonly config: Readonly<AppConfig>;
@@ -51,6 +52,7 @@ export class AppModule {
         ProjectionsModule,
         WriteModule,
         RoomsModule,
+        StreamsModule,
         NotesModule,
         ListingModule,
         DocsModule,

@@ -25,6 +25,8 @@ export interface HistorySlice {
   readonly generation: number;
   /** Newest seq ever assigned (the floor while reaped, 0 for a name never created). */
   readonly head: number;
+  /** Oldest seq the ring still holds (0 when it holds none). */
+  readonly firstSeq: number;
 }
 
 /**
@@ -47,12 +49,29 @@ export class RoomHistory {
   /** Records with seq > `since`, oldest first, within `limits`. */
   after(room: string, since: number, limits: SliceLimits): HistorySlice {
     const meta = this.rooms.meta(room);
-    const state = { exists: meta?.exists ?? false, generation: meta?.generation ?? 0, head: meta?.head ?? 0 };
+    const state = {
+      exists: meta?.exists ?? false,
+      generation: meta?.generation ?? 0,
+      head: meta?.head ?? 0,
+      firstSeq: meta?.exists ? meta.firstSeq : 0,
+    };
     if (meta === undefined || !meta.exists || since >= meta.head) return { ...state, records: [] };
-    const tail = this.rooms.tail(room);
-    const fromTail = tail !== null && tail.length > 0 && reachesBack(tail, meta, since + 1);
-    const records = fromTail ? tailAfter(tail, since, limits) : this.ringAfter(meta, since, limits);
-    return { ...state, records: this.unexpired(room, records) };
+    // Expired records of an e- room come first (they are the oldest): skip past them, so the limits
+    // count only records the reader may get.
+    for (let from = since; ;) {
+      const raw = this.rawAfter(meta, from, limits);
+      const records = this.unexpired(room, raw);
+      if (records.length > 0 || raw.length === 0) return { ...state, records };
+      from = raw[raw.length - 1].seq;
+    }
+  }
+
+  private rawAfter(meta: RoomMeta, since: number, limits: SliceLimits): StoredRecord[] {
+    const tail = this.rooms.tail(meta.name);
+    if (tail !== null && tail.length > 0 && reachesBack(tail, meta, since + 1)) {
+      return tailAfter(tail, since, limits);
+    }
+    return this.ringAfter(meta, since, limits);
   }
 
   /** The newest `limit` records with `since` < seq < `before`, oldest first. */

@@ -7,7 +7,7 @@ import { linesToUtf8 } from './lines-to-utf8';
 import { formatG } from '../../common/py-compat/py-format';
 
 /** `<who>`: a verified-looking did:key as `z6Mk…abcd`, anything else as `~nick` (contract §7.4). */
-function who(from: string): string {
+export function who(from: string): string {
   return isDidKey(from) ? abbreviateDid(from) : `~${from}`;
 }
 

@@ -1,0 +1,87 @@
+import { Injectable } from '@nestjs/common';
+import { hasClass } from '../common/names';
+import { StoredRecord } from '../rooms/read-side/stored-record';
+import { RoomHistory, SliceLimits } from '../rooms/room-history';
+import { RoomsProjection } from '../rooms/rooms.projection';
+import { Position, RoomCursor } from './cursor/room-cursors';
+
+/** Messages a reader will never get: the ring dropped them (compaction, a reap) or they expired (e- rooms). */
+export interface Gap {
+  readonly room: string;
+  readonly from: number;
+  readonly to: number;
+  readonly reason: 'ring' | 'expired';
+}
+
+/** The room was reaped and created again since the reader's cursor: a new conversation. */
+export interface Reset {
+  readonly room: string;
+  readonly generation: number;
+  readonly previous: number;
+}
+
+/** One read of one room from a position: what to tell, in this order, and where the reader stands after. */
+export interface RoomStep {
+  readonly reset: Reset | null;
+  readonly gap: Gap | null;
+  readonly records: readonly StoredRecord[];
+  readonly next: Position;
+  /** More records wait after `next` (the limits cut this read short). */
+  readonly more: boolean;
+}
+
+/**
+ * Reads rooms forward from cursors for /watch and the streams, with the two things a plain read leaves
+ * to the client to infer: a **reset** when the room's generation is not the one the cursor was read in
+ * (reaped and created again), and a **gap** when messages between the cursor and what can still be
+ * read are gone. Every message the ring still holds after the cursor is delivered, oldest first (not
+ * only the newest 1 MiB a plain read scans), so a reader that resumes from its cursor gets each
+ * message exactly once and learns explicitly about any it cannot get.
+ */
+@Injectable()
+export class RoomSteps {
+  constructor(
+    private readonly history: RoomHistory,
+    private readonly rooms: RoomsProjection,
+  ) {}
+
+  /**
+   * Where a cursor starts: no seq means the room's newest message (only what comes next), a seq past
+   * the head is clamped to it (as a plain read clamps `since`), and an unknown generation is the
+   * current one. A known generation is kept as sent, so the first step reports a reset when it differs.
+   */
+  start(cursor: RoomCursor): Position {
+    const meta = this.rooms.meta(cursor.room);
+    const head = meta?.head ?? 0;
+    return {
+      room: cursor.room,
+      seq: cursor.since === null ? head : Math.min(cursor.since, head),
+      generation: cursor.generation ?? meta?.generation ?? 0,
+    };
+  }
+
+  step(from: Position, limits: SliceLimits): RoomStep {
+    const { room } = from;
+    const slice = this.history.after(room, from.seq, limits);
+    const since = Math.min(from.seq, slice.head);
+    const reset =
+      from.generation === slice.generation
+        ? null
+        : { room, generation: slice.generation, previous: from.generation };
+    const { records } = slice;
+    const firstRead = records.length > 0 ? records[0].seq : slice.head + 1;
+    let gap: Gap | null = null;
+    if (firstRead > since + 1) {
+      const expired = hasClass(room, 'e') && slice.exists && slice.firstSeq <= since + 1;
+      gap = { room, from: since + 1, to: firstRead - 1, reason: expired ? 'expired' : 'ring' };
+    }
+    const seq = records.length > 0 ? records[records.length - 1].seq : Math.max(since, gap?.to ?? since);
+    return {
+      reset,
+      gap,
+      records,
+      next: { room, seq, generation: slice.generation },
+      more: seq < slice.head,
+    };
+  }
+}

@@ -1,0 +1,18 @@
+import { Module } from '@nestjs/common';
+import { RoomsModule } from '../rooms/rooms.module';
+import { WatchController } from './http/watch.controller';
+import { WatchPresenter } from './http/watch.presenter';
+import { RoomSteps } from './room-steps';
+import { WatchService } from './watch/watch.service';
+
+/**
+ * Reading many rooms over one connection: GET /watch (a multi-room long-poll) and the event streams
+ * (SSE) for one room and for a set of rooms. Read-only: everything comes from the rooms read model
+ * and the change notifier; nothing here writes.
+ */
+@Module({
+  imports: [RoomsModule],
+  controllers: [WatchController],
+  providers: [RoomSteps, WatchService, WatchPresenter],
+})
+export class StreamsModule {}
