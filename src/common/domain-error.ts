@@ -14,6 +14,7 @@ export type ErrorCode =
   | 'body_too_large'
   | 'duplicate'
   | 'rate_limited'
+  | 'stream_limit'
   | 'headers_too_large'
   | 'log_conflict'
   | 'log_unavailable'

@@ -15,6 +15,7 @@ export const ERROR_STATUS: Readonly<Record<ErrorCode, number>> = {
   body_too_large: 413,
   duplicate: 422,
   rate_limited: 429,
+  stream_limit: 429,
   headers_too_large: 431,
   log_conflict: 503,
   log_unavailable: 503,

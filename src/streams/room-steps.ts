@@ -13,7 +13,11 @@ export interface Gap {
   readonly reason: 'ring' | 'expired';
 }
 
-/** The room was reaped and created again since the reader's cursor: a new conversation. */
+/**
+ * The room is not the conversation the reader's cursor was read in: it was reaped and created again
+ * (or the cursor came from elsewhere). Told whenever the cursor's generation is known, not 0, and not
+ * the room's generation now.
+ */
 export interface Reset {
   readonly room: string;
   readonly generation: number;
@@ -60,12 +64,19 @@ export class RoomSteps {
     };
   }
 
+  /** The room's generation and newest seq now (a stream's `ready` event lists them). */
+  state(room: string): { readonly room: string; readonly generation: number; readonly head: number } {
+    const meta = this.rooms.meta(room);
+    return { room, generation: meta?.generation ?? 0, head: meta?.head ?? 0 };
+  }
+
   step(from: Position, limits: SliceLimits): RoomStep {
     const { room } = from;
     const slice = this.history.after(room, from.seq, limits);
     const since = Math.min(from.seq, slice.head);
+    // A room's first creation (from generation 0) is no reset: there was no conversation to lose.
     const reset =
-      from.generation === slice.generation
+      from.generation === slice.generation || from.generation === 0
         ? null
         : { room, generation: slice.generation, previous: from.generation };
     const { records } = slice;

@@ -1,8 +1,11 @@
 import { Module } from '@nestjs/common';
 import { RoomsModule } from '../rooms/rooms.module';
+import { StreamsController } from './http/streams.controller';
 import { WatchController } from './http/watch.controller';
 import { WatchPresenter } from './http/watch.presenter';
 import { RoomSteps } from './room-steps';
+import { StreamRegistry } from './sse/stream-registry';
+import { StreamService } from './sse/stream.service';
 import { WatchService } from './watch/watch.service';
 
 /**
@@ -12,7 +15,7 @@ import { WatchService } from './watch/watch.service';
  */
 @Module({
   imports: [RoomsModule],
-  controllers: [WatchController],
-  providers: [RoomSteps, WatchService, WatchPresenter],
+  controllers: [WatchController, StreamsController],
+  providers: [RoomSteps, WatchService, WatchPresenter, StreamService, StreamRegistry],
 })
 export class StreamsModule {}
