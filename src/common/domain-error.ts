@@ -13,6 +13,8 @@ export type ErrorCode =
   | 'conflict'
   | 'body_too_large'
   | 'duplicate'
+  | 'idempotency_key_reused'
+  | 'idempotency_replay_gone'
   | 'rate_limited'
   | 'stream_limit'
   | 'headers_too_large'

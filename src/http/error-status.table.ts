@@ -14,6 +14,8 @@ export const ERROR_STATUS: Readonly<Record<ErrorCode, number>> = {
   conflict: 409,
   body_too_large: 413,
   duplicate: 422,
+  idempotency_key_reused: 422,
+  idempotency_replay_gone: 410,
   rate_limited: 429,
   stream_limit: 429,
   headers_too_large: 431,

@@ -1,7 +1,11 @@
 import { Injectable } from '@nestjs/common';
+import { Clock } from '../common/clock';
 import { NoteEvent } from '../events/note-events';
 import { PendingEffects } from '../write/event-writer';
 import { PendingOverlay } from '../write/pending-overlay';
+import { PriorWrite } from '../write/idempotency/idempotent-write';
+import { PendingKeys } from '../write/idempotency/pending-keys';
+import { NoteKeyEntry, NoteKeysProjection } from './idempotency/note-keys.projection';
 import type { NoteWriteState } from './note-write.decider';
 import { NoteState } from './note-state';
 
@@ -10,6 +14,12 @@ import { OwnerNotes } from '../ownership/owner-notes.port';
 import { ROOM_ALLOW, ROOM_NONCE } from '../ownership/reserved-namespaces';
 import { NotesProjection } from './notes.projection';
 import { unreachable } from '../common/unreachable';
+
+/** A keyed note write's entry for the key index, recorded as pending with the append. */
+export interface KeyedNoteWrite {
+  readonly id: string;
+  readonly entry: NoteKeyEntry;
+}
 
 interface PendingNote {
   readonly ns: string;
@@ -28,8 +38,21 @@ interface PendingNote {
 @Injectable()
 export class NoteWriteModel implements OwnerNotes {
   private readonly pending = new PendingOverlay<PendingNote>();
+  private readonly pendingKeys = new PendingKeys<NoteKeyEntry>();
 
-  constructor(private readonly notes: NotesProjection) {}
+  constructor(
+    private readonly notes: NotesProjection,
+    private readonly keys: NoteKeysProjection,
+    private readonly clock: Clock,
+  ) {}
+
+  /** The keyed note write `id` (noteKeyId) names, pending or applied, or null. */
+  priorWrite(id: string): PriorWrite<NoteKeyEntry> | null {
+    const pending = this.pendingKeys.get(id);
+    if (pending !== null) return pending;
+    const entry = this.keys.get(id, this.clock.nowMicros());
+    return entry === undefined ? null : { entry, fingerprint: entry.fp, pending: null };
+  }
 
   view(ns: string, key: string): NoteState | null {
     const pending = this.pending.get(id(ns, key));
@@ -91,18 +114,23 @@ export class NoteWriteModel implements OwnerNotes {
     return this.pending.has(id(ns, key));
   }
 
-  /** What appending `events` does to this model, for EventWriter. */
-  effectsOf(events: readonly NoteEvent[]): PendingEffects {
+  /** What appending `events` (carrying `keyed`) does to this model, for EventWriter. */
+  effectsOf(events: readonly NoteEvent[], keyed?: KeyedNoteWrite): PendingEffects {
     return {
       record: (last) => {
+        if (keyed) this.pendingKeys.record(keyed.id, keyed.entry, keyed.entry.fp, last);
         for (const event of events) {
           const { ns, key } = event;
           this.pending.set(id(ns, key), { ns, key, state: nextNoteState(this.view(ns, key), event) }, last);
         }
       },
-      discardFrom: (first) => this.pending.discardFrom(first),
+      discardFrom: (first) => {
+        this.pending.discardFrom(first);
+        this.pendingKeys.discardFrom(first);
+      },
       settle: (last) => {
         for (const { ns, key } of events) this.pending.settle(id(ns, key), last);
+        if (keyed) this.pendingKeys.settle(keyed.id, last);
       },
     };
   }

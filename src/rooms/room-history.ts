@@ -74,6 +74,14 @@ export class RoomHistory {
     return this.ringAfter(meta, since, limits);
   }
 
+  /** The record `seq` of a live room while the ring still holds it (an idempotent replay's `posted`). */
+  record(room: string, seq: number): StoredRecord | null {
+    const meta = this.rooms.meta(room);
+    if (meta === undefined || !meta.exists || seq < meta.firstSeq || seq > meta.head) return null;
+    const found = this.rawAfter(meta, seq - 1, { maxRecords: 1, maxBytes: Infinity })[0];
+    return found?.seq === seq ? found : null;
+  }
+
   /** The newest `limit` records with `since` < seq < `before`, oldest first. */
   before(room: string, before: number, since: number | null, limit: number): StoredRecord[] {
     const meta = this.rooms.meta(room);

@@ -3,6 +3,7 @@ import { RoomPresenter } from './http/room.presenter';
 import { OwnershipModule } from '../ownership/ownership.module';
 import { MessageAdmissions } from './message-admission';
 import { MessageLanesService } from './message-lanes.service';
+import { MessageIdempotency } from './idempotency/message-idempotency';
 import { RoomExportService } from './room-export.service';
 import { RoomHistory } from './room-history';
 import { RoomReadService } from './room-read.service';
@@ -25,6 +26,7 @@ import { SignedMessageLaneService } from './signed-message-lane.service';
     MessageAdmissions,
     RoomReadService,
     RoomHistory,
+    MessageIdempotency,
     MessageLanesService,
     SignedMessageLaneService,
     RoomExportService,

@@ -11,6 +11,7 @@ import { NoteReadService } from '../note-read.service';
 import { NoteWriteAck } from '../note-write.service';
 import { SignedNoteLaneService } from '../signed-note-lane.service';
 import { parseNotePost } from './note-post.parser';
+import { parseIdempotencyKey } from '../../write/idempotency/idempotency-key';
 
 type Params = Record<string, string>;
 type SetParams = { readonly ns: string; readonly key: string; readonly '*': string };
@@ -53,7 +54,7 @@ export class NotesController {
     @Req() req: FastifyRequest,
     @Res() res: FastifyReply,
   ): Promise<void> {
-    const post = parseNotePost(await readJsonBody(req, res), ns, key);
+    const post = parseNotePost(await readJsonBody(req, res), ns, key, idempotencyKeyOf(req));
     const ack =
       post.lane === 'signed' ? await this.signed.post(post.command) : await this.lanes.post(post.command);
     this.written(req, res, ack);
@@ -66,7 +67,14 @@ export class NotesController {
     @Req() req: FastifyRequest,
     @Res() res: FastifyReply,
   ): Promise<void> {
-    const command = { ns, key, rawValue: freeFormSegment(value), conditions: conditionFields(req) };
+    const idempotencyKey = idempotencyKeyOf(req);
+    const command = {
+      ns,
+      key,
+      rawValue: freeFormSegment(value),
+      conditions: conditionFields(req),
+      idempotencyKey,
+    };
     this.written(req, res, await this.lanes.set(command));
   }
 
@@ -78,13 +86,20 @@ export class NotesController {
     @Res() res: FastifyReply,
   ): Promise<void> {
     const rawValue = freeFormSegment(value);
-    const command = { ns, key, did, sig, nonce, rawValue, conditions: conditionFields(req) };
+    const idempotencyKey = idempotencyKeyOf(req);
+    const command = { ns, key, did, sig, nonce, rawValue, conditions: conditionFields(req), idempotencyKey };
     this.written(req, res, await this.signed.setSigned(command));
   }
 
   private written(req: FastifyRequest, res: FastifyReply, ack: NoteWriteAck): void {
+    if (ack.replayed) res.header('idempotent-replayed', 'true');
     this.presenter.written(res, ack, isJson(req));
   }
+}
+
+/** The Idempotency-Key header or the idempotency_key parameter (issue 28); a malformed one is a 400. */
+function idempotencyKeyOf(req: FastifyRequest): string | undefined {
+  return parseIdempotencyKey(req.headers['idempotency-key'], (req.query as Query).idempotency_key);
 }
 
 /** `?if=` and `?if_absent=` as sent; the lanes parse them after their gate. */
