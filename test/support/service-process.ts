@@ -21,7 +21,7 @@ export class ServiceProcess {
   /** `openFiles` runs it under `ulimit -n` (through sh, which execs node: the pid stays the service's). */
   static async start(
     env: Record<string, string>,
-    limits: { openFiles?: number } = {},
+    limits: { openFiles?: number; startTimeoutMs?: number } = {},
   ): Promise<ServiceProcess> {
     const node = [process.execPath, '-r', TS_REGISTER, MAIN];
     const args =
@@ -40,7 +40,7 @@ export class ServiceProcess {
         ...GENEROUS_BUDGETS,
         ...env,
       },
-      timeoutMs: 20_000,
+      timeoutMs: limits.startTimeoutMs ?? 20_000,
     });
     return new ServiceProcess(child, url);
   }

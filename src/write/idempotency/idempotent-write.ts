@@ -44,7 +44,11 @@ export async function idempotentWrite<E, T>(write: IdempotentWrite<E, T>): Promi
       throw new IdempotencyKeyReusedError(write.key, write.describe(prior.entry));
     }
     if (prior.pending === null) return write.replay(prior.entry);
-    // Settled (applied, or refused by the log and forgotten), or the projections failed (a 503 then).
-    await Promise.race([prior.pending.done, write.whenApplied(prior.pending.offset)]);
+    // Wait until it left the pending keys: settled (applied: the index shows it) or refused by the
+    // log (forgotten). Waiting for its offset to be applied instead would spin: on a shared log the
+    // offset can be applied (another node's record) before the refusal is processed, and a loop of
+    // already-resolved promises starves the macrotask that would process it. Applying failed: a 503.
+    const { done, offset } = prior.pending;
+    await Promise.race([done, new Promise<never>((_, fail) => write.whenApplied(offset).catch(fail))]);
   }
 }
