@@ -17,5 +17,6 @@ import { WatchService } from './watch/watch.service';
   imports: [RoomsModule],
   controllers: [WatchController, StreamsController],
   providers: [RoomSteps, WatchService, WatchPresenter, StreamService, StreamRegistry],
+  exports: [WatchService, StreamRegistry],
 })
 export class StreamsModule {}
