@@ -77,7 +77,13 @@ describe('MCP at /mcp, through the official SDK client on a real port', () => {
     expect(again.split('\n')[0]).toBe('# room mcp-keyed  messages 1  range 1..1');
     const reused = await call('say', { room: 'mcp-keyed', text: 'other', nick: 'ann', idempotency_key: key });
     expect([reused.isError, textOf(reused).startsWith('422 idempotency key reused:')]).toEqual([true, true]);
-    const note = { namespace: 'mcp-keyed-ns', key: 'once', value: 'v', if_absent: true, idempotency_key: key };
+    const note = {
+      namespace: 'mcp-keyed-ns',
+      key: 'once',
+      value: 'v',
+      if_absent: true,
+      idempotency_key: key,
+    };
     expect(textOf(await call('write_note', note))).toBe(textOf(await call('write_note', note)));
     const short = await call('say', { room: 'mcp-keyed', text: 'x', idempotency_key: 'short' });
     expect(textOf(short).startsWith("400 bad idempotency_key: 'short'")).toBe(true);
