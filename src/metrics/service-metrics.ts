@@ -5,6 +5,7 @@ export interface MetricSources {
   projectionLag(): number;
   checkpointAgeSeconds(): number;
   parkedLongPolls(): number;
+  openStreams(): number;
   rooms(): number;
   notes(): number;
   noteBytes(): number;
@@ -112,6 +113,7 @@ export class ServiceMetrics {
       (s) => s.checkpointAgeSeconds(),
     );
     gauge('chat_long_polls_parked', 'Long-polls waiting for a message now.', (s) => s.parkedLongPolls());
+    gauge('chat_streams_open', 'Event streams (SSE) open now.', (s) => s.openStreams());
     gauge('chat_rooms', 'Live rooms.', (s) => s.rooms());
     gauge('chat_notes', 'Stored notes.', (s) => s.notes());
     gauge('chat_note_bytes', 'UTF-8 bytes of all note values.', (s) => s.noteBytes());
