@@ -5,6 +5,8 @@ import { RoomHistory, SliceLimits } from '../rooms/room-history';
 import { RoomsProjection } from '../rooms/rooms.projection';
 import { Position, RoomCursor } from './cursor/room-cursors';
 
+const NO_RECORDS: readonly StoredRecord[] = [];
+
 /** Messages a reader will never get: the ring dropped them (compaction, a reap) or they expired (e- rooms). */
 export interface Gap {
   readonly room: string;
@@ -72,6 +74,14 @@ export class RoomSteps {
 
   step(from: Position, limits: SliceLimits): RoomStep {
     const { room } = from;
+    // Most steps find a room unchanged since the reader's position (a watch wakes for one of its
+    // rooms and looks at all of them): answered from the metadata alone.
+    const meta = this.rooms.meta(room);
+    const head = meta?.head ?? 0;
+    if (from.seq >= head && from.generation === (meta?.generation ?? 0)) {
+      const next = from.seq === head ? from : { room, seq: head, generation: from.generation };
+      return { reset: null, gap: null, records: NO_RECORDS, next, more: false };
+    }
     const slice = this.history.after(room, from.seq, limits);
     const since = Math.min(from.seq, slice.head);
     // A room's first creation (from generation 0) is no reset: there was no conversation to lose.
