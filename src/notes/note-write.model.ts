@@ -48,10 +48,7 @@ export class NoteWriteModel implements OwnerNotes {
 
   /** The keyed note write `id` (noteKeyId) names, pending or applied, or null. */
   priorWrite(id: string): PriorWrite<NoteKeyEntry> | null {
-    const pending = this.pendingKeys.get(id);
-    if (pending !== null) return pending;
-    const entry = this.keys.get(id, this.clock.nowMicros());
-    return entry === undefined ? null : { entry, fingerprint: entry.fp, pending: null };
+    return this.pendingKeys.prior(id, this.keys, this.clock.nowMicros());
   }
 
   view(ns: string, key: string): NoteState | null {
@@ -118,7 +115,7 @@ export class NoteWriteModel implements OwnerNotes {
   effectsOf(events: readonly NoteEvent[], keyed?: KeyedNoteWrite): PendingEffects {
     return {
       record: (last) => {
-        if (keyed) this.pendingKeys.record(keyed.id, keyed.entry, keyed.entry.fp, last);
+        if (keyed) this.pendingKeys.record(keyed.id, keyed.entry, last);
         for (const event of events) {
           const { ns, key } = event;
           this.pending.set(id(ns, key), { ns, key, state: nextNoteState(this.view(ns, key), event) }, last);

@@ -42,10 +42,7 @@ export class RoomWriteModel implements RoomHeads {
 
   /** The keyed message write `id` (messageKeyId) names, pending or applied, or null. */
   priorWrite(id: string): PriorWrite<MessageKeyEntry> | null {
-    const pending = this.pendingKeys.get(id);
-    if (pending !== null) return pending;
-    const entry = this.keys.get(id, this.clock.nowMicros());
-    return entry === undefined ? null : { entry, fingerprint: entry.fp, pending: null };
+    return this.pendingKeys.prior(id, this.keys, this.clock.nowMicros());
   }
 
   view(room: string): RoomWriteState {
@@ -105,7 +102,7 @@ export class RoomWriteModel implements RoomHeads {
     const touched = new Set(events.map((event) => event.room));
     return {
       record: (last) => {
-        if (keyed) this.pendingKeys.record(keyed.id, keyed.entry, keyed.entry.fp, last);
+        if (keyed) this.pendingKeys.record(keyed.id, keyed.entry, last);
         if (spent) this.pendingNonces.set(nonceKey(spent.room, spent.did), spent.nonce, last);
         for (const event of events) {
           this.pending.set(event.room, nextWriteState(this.view(event.room), event), last);

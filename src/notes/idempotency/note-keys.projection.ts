@@ -2,9 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.tokens';
 import { ChatEvent } from '../../events/chat-event';
-import { Projection } from '../../projections/projection';
 import { contentFingerprint } from '../../write/idempotency/content-fingerprint';
-import { KeyWindow } from '../../write/idempotency/key-window';
+import { IndexedKey, KeyIndexProjection } from '../../write/idempotency/key-index.projection';
 
 /** What a note write's idempotency key leads back to: everything its acknowledgement says. */
 export interface NoteKeyEntry {
@@ -38,43 +37,27 @@ export function noteFingerprint(sweptValue: string): string {
 
 /**
  * The idempotency keys of note writes (issue 28), folded from the `idempotencyKey` of the client's
- * `note.written` event (never the server's own: a nonce burn or an allow-list reset carries none), the
- * same way MessageKeysProjection keeps those of messages.
+ * `note.written` event (never the server's own: a nonce burn or an allow-list reset carries none), as
+ * MessageKeysProjection keeps those of messages (KeyIndexProjection).
  */
 @Injectable()
-export class NoteKeysProjection implements Projection {
+export class NoteKeysProjection extends KeyIndexProjection<NoteKeyEntry> {
   readonly name = 'note-keys';
-  private readonly keys: KeyWindow<NoteKeyEntry>;
 
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
-    this.keys = new KeyWindow(config.idempotencyWindowSeconds, config.idempotencyMaxKeys);
+    super(config);
   }
 
-  apply(event: ChatEvent): void {
-    if (event.type !== 'note.written' || event.idempotencyKey === undefined) return;
-    const id = noteKeyId(event.ns, event.key, event.signer, event.idempotencyKey);
-    const entry: NoteKeyEntry = {
-      at: event.at,
-      bytes: Buffer.byteLength(event.value, 'utf8'),
-      fp: noteFingerprint(event.value),
-      ...(event.signer === undefined ? {} : { signer: event.signer }),
+  protected keyedWrite(event: ChatEvent): IndexedKey<NoteKeyEntry> | null {
+    if (event.type !== 'note.written' || event.idempotencyKey === undefined) return null;
+    return {
+      id: noteKeyId(event.ns, event.key, event.signer, event.idempotencyKey),
+      entry: {
+        at: event.at,
+        bytes: Buffer.byteLength(event.value, 'utf8'),
+        fp: noteFingerprint(event.value),
+        ...(event.signer === undefined ? {} : { signer: event.signer }),
+      },
     };
-    this.keys.put(id, entry);
-  }
-
-  get(id: string, nowMicros: number): NoteKeyEntry | undefined {
-    return this.keys.get(id, nowMicros);
-  }
-
-  get size(): number {
-    return this.keys.size;
-  }
-
-  snapshot(): { keys: Array<[string, NoteKeyEntry]> } {
-    return { keys: this.keys.toRows() };
-  }
-
-  restore(state: unknown): void {
-    this.keys.restore((state as { keys: Array<[string, NoteKeyEntry]> }).keys);
   }
 }

@@ -2,9 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.tokens';
 import { ChatEvent } from '../../events/chat-event';
-import { Projection } from '../../projections/projection';
 import { contentFingerprint } from '../../write/idempotency/content-fingerprint';
-import { KeyWindow } from '../../write/idempotency/key-window';
+import { IndexedKey, KeyIndexProjection } from '../../write/idempotency/key-index.projection';
 import { parseAppendedRecord } from '../read-side/stored-record';
 
 /** What a message's idempotency key leads back to. */
@@ -33,40 +32,23 @@ export function messageFingerprint(sweptText: string): string {
 
 /**
  * The idempotency keys of messages (issue 28), folded from the `idempotencyKey` of `message.appended`
- * events: scope → the write's seq, time and content fingerprint, within CHAT_IDEMPOTENCY_WINDOW_SECONDS
- * and CHAT_IDEMPOTENCY_MAX_KEYS (KeyWindow). Checkpointed and rebuilt by replay like every read model,
- * so a retry is recognised on any node and after a restart. Events without a key cost one check.
+ * events: scope → the write's seq, time and content fingerprint (KeyIndexProjection).
  */
 @Injectable()
-export class MessageKeysProjection implements Projection {
+export class MessageKeysProjection extends KeyIndexProjection<MessageKeyEntry> {
   readonly name = 'message-keys';
-  private readonly keys: KeyWindow<MessageKeyEntry>;
 
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
-    this.keys = new KeyWindow(config.idempotencyWindowSeconds, config.idempotencyMaxKeys);
+    super(config);
   }
 
-  apply(event: ChatEvent): void {
-    if (event.type !== 'message.appended' || event.idempotencyKey === undefined) return;
+  protected keyedWrite(event: ChatEvent): IndexedKey<MessageKeyEntry> | null {
+    if (event.type !== 'message.appended' || event.idempotencyKey === undefined) return null;
     const record = parseAppendedRecord(event.record);
-    if (record === null) return;
-    const id = messageKeyId(event.room, record.from, event.idempotencyKey);
-    this.keys.put(id, { at: event.at, seq: event.seq, fp: messageFingerprint(record.text) });
-  }
-
-  get(id: string, nowMicros: number): MessageKeyEntry | undefined {
-    return this.keys.get(id, nowMicros);
-  }
-
-  get size(): number {
-    return this.keys.size;
-  }
-
-  snapshot(): { keys: Array<[string, MessageKeyEntry]> } {
-    return { keys: this.keys.toRows() };
-  }
-
-  restore(state: unknown): void {
-    this.keys.restore((state as { keys: Array<[string, MessageKeyEntry]> }).keys);
+    if (record === null) return null;
+    return {
+      id: messageKeyId(event.room, record.from, event.idempotencyKey),
+      entry: { at: event.at, seq: event.seq, fp: messageFingerprint(record.text) },
+    };
   }
 }

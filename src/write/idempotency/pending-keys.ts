@@ -1,8 +1,12 @@
 import { PriorWrite } from './idempotent-write';
 
+/** The applied keys of one kind (a KeyIndexProjection). */
+export interface KeyIndex<E> {
+  get(id: string, nowMicros: number): E | undefined;
+}
+
 interface Pending<E> {
   readonly entry: E;
-  readonly fingerprint: string;
   readonly offset: number;
   readonly done: Promise<void>;
   readonly finish: () => void;
@@ -15,20 +19,28 @@ interface Pending<E> {
  * refused by the log (the key is free again). Recorded, settled and discarded with the append
  * (EventWriter's PendingEffects).
  */
-export class PendingKeys<E> {
+export class PendingKeys<E extends { readonly fp: string }> {
   private readonly pending = new Map<string, Pending<E>>();
 
   get(id: string): PriorWrite<E> | null {
     const entry = this.pending.get(id);
     if (entry === undefined) return null;
-    return { entry: entry.entry, fingerprint: entry.fingerprint, pending: entry };
+    return { entry: entry.entry, fingerprint: entry.entry.fp, pending: entry };
   }
 
-  record(id: string, entry: E, fingerprint: string, offset: number): void {
+  /** The write `id` names: pending here, else applied in `index` (its window still open), else null. */
+  prior(id: string, index: KeyIndex<E>, nowMicros: number): PriorWrite<E> | null {
+    const pending = this.get(id);
+    if (pending !== null) return pending;
+    const entry = index.get(id, nowMicros);
+    return entry === undefined ? null : { entry, fingerprint: entry.fp, pending: null };
+  }
+
+  record(id: string, entry: E, offset: number): void {
     let finish = (): void => undefined;
     const done = new Promise<void>((resolve) => (finish = resolve));
     this.pending.get(id)?.finish();
-    this.pending.set(id, { entry, fingerprint, offset, done, finish });
+    this.pending.set(id, { entry, offset, done, finish });
   }
 
   /** The projections applied everything up to `offset`. */

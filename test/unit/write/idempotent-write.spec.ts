@@ -43,8 +43,8 @@ describe('idempotentWrite: the first step of every keyed write lane', () => {
     // On a shared log the offset can be applied (another node's record) before this node processes the
     // refusal of its own append: waiting for the offset spun on resolved promises and starved the
     // macrotask that would have discarded the entry. It must wait for the entry to leave.
-    const keys = new PendingKeys<{ seq: number }>();
-    keys.record('id', { seq: 3 }, 'fp-a', 10);
+    const keys = new PendingKeys<{ seq: number; fp: string }>();
+    keys.record('id', { seq: 3, fp: 'fp-a' }, 10);
     let looks = 0;
     const result = idempotentWrite(
       base({
@@ -61,8 +61,8 @@ describe('idempotentWrite: the first step of every keyed write lane', () => {
   });
 
   it('replays once a pending first attempt is applied, and fails with the projections', async () => {
-    const keys = new PendingKeys<{ seq: number }>();
-    keys.record('id', { seq: 4 }, 'fp-a', 5);
+    const keys = new PendingKeys<{ seq: number; fp: string }>();
+    keys.record('id', { seq: 4, fp: 'fp-a' }, 5);
     let applied = false;
     const prior = () =>
       keys.get('id') ?? (applied ? { entry: { seq: 4 }, fingerprint: 'fp-a', pending: null } : null);
@@ -72,7 +72,7 @@ describe('idempotentWrite: the first step of every keyed write lane', () => {
       keys.settle('id', 5);
     }, 10);
     expect(await waiting).toBe('replayed 4');
-    keys.record('id2', { seq: 5 }, 'fp-a', 6);
+    keys.record('id2', { seq: 5, fp: 'fp-a' }, 6);
     const failure = new Error('projection failed');
     await expect(
       idempotentWrite(base({ prior: () => keys.get('id2'), whenApplied: () => Promise.reject(failure) })),
