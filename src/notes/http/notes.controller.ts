@@ -2,6 +2,7 @@ import { Controller, Get, Param, Post, Req, Res } from '@nestjs/common';
 import { FastifyReply, FastifyRequest } from 'fastify';
 import { RateBucket } from '../../access/rate-bucket.decorator';
 import { readJsonBody } from '../../http/body/body-reader';
+import { markReplayed } from '../../http/idempotent-replay';
 import { NotesPresenter } from './notes.presenter';
 import { Query } from '../../http/url/query-parser';
 import { freeFormSegment } from '../../http/url/free-form-segment';
@@ -92,7 +93,7 @@ export class NotesController {
   }
 
   private written(req: FastifyRequest, res: FastifyReply, ack: NoteWriteAck): void {
-    if (ack.replayed) res.header('idempotent-replayed', 'true');
+    if (ack.replayed) markReplayed(res);
     this.presenter.written(res, ack, isJson(req));
   }
 }

@@ -6,6 +6,7 @@ import { APP_CONFIG } from '../../config/config.tokens';
 import { readJsonBody } from '../../http/body/body-reader';
 import { clientGoneSignal } from '../../http/client-gone';
 import { clientOf } from '../../http/client-identity';
+import { markReplayed } from '../../http/idempotent-replay';
 import { RoomPresenter } from './room.presenter';
 import { Query } from '../../http/url/query-parser';
 import { freeFormSegment } from '../../http/url/free-form-segment';
@@ -117,7 +118,7 @@ export class RoomsController {
   private written(res: FastifyReply, req: FastifyRequest, appended: AppendedMessage): void {
     const json = (req.query as Query).format === 'json';
     const { room, record } = appended;
-    if (appended.replayed) res.header('idempotent-replayed', 'true');
+    if (appended.replayed) markReplayed(res);
     this.presenter.written(res, room, () => this.reader.afterWrite(room), record, json);
   }
 }

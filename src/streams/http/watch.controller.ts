@@ -34,7 +34,8 @@ export class WatchController {
     const view = await this.watcher.watch({
       cursors,
       limit: parseLimit(query.limit),
-      wait: query.wait === undefined ? maxWait : parseWait(query.wait, maxWait),
+      // HEAD wants the headers: it never parks.
+      wait: req.method === 'HEAD' ? 0 : query.wait === undefined ? maxWait : parseWait(query.wait, maxWait),
       signal: clientGoneSignal(res),
       client: clientOf(req),
     });
