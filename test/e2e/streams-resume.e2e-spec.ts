@@ -157,6 +157,11 @@ describe('streams resume exactly: cuts, gaps, resets, and an off-the-shelf Event
       resets: [{ room: 'cycle', generation: 2, previous: 1 }],
       gaps: [{ room: 'cycle', from: 2, to: 3, reason: 'ring' }],
     });
+    const text = await (await fetch(`${base}/watch?rooms=cycle:1:1&wait=0`)).text();
+    expect(text.split('\n').slice(3, 5)).toEqual([
+      '# reset /r/cycle: reaped and created again, generation 2 (your cursor had 1)',
+      '# gap /r/cycle: 2..3 gone (the ring no longer holds them)',
+    ]);
     const current = (await (
       await fetch(`${base}/watch?rooms=cycle:4:2&wait=0&format=json`)
     ).json()) as Record<string, unknown>;
