@@ -139,11 +139,15 @@ export class RoomStream implements ChangeListener {
       this.move(i, { ...this.positions[i], seq: step.gap.to });
       frames.push(gapFrame(this.cursor(), step.gap));
     }
-    const single = this.positions.length === 1;
-    for (const record of step.records) {
-      this.move(i, { room, seq: record.seq, generation: step.next.generation });
-      if (single) frames.push(singleRoomMessageFrame(room, step.next.generation, record));
-      else frames.push(idLine(this.cursor()), messageDataFrame(room, record));
+    const { generation } = step.next;
+    if (this.positions.length === 1) {
+      // One room: every event is built once per record and shared by all its streams.
+      for (const record of step.records) frames.push(singleRoomMessageFrame(room, generation, record));
+    } else {
+      for (const record of step.records) {
+        this.move(i, { room, seq: record.seq, generation });
+        frames.push(idLine(this.cursor()), messageDataFrame(room, record));
+      }
     }
     this.move(i, step.next);
     if (this.live && this.sink.buffered + bytesOf(frames) > this.limits.bufferBytes) {
