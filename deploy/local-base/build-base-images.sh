@@ -34,7 +34,25 @@ if [[ $(label_of $DEBIAN_IMAGE) != "$debian_hash" ]]; then
   rootfs="$work/rootfs-bookworm"
   rm -rf "$rootfs"
   debootstrap --variant=minbase --include=ca-certificates bookworm "$rootfs" http://deb.debian.org/debian >/dev/null
-  rm -rf "$rootfs"/var/cache/apt/archives/*.deb "$rootfs"/var/lib/apt/lists/*
+  # Slim like Debian's official -slim images: no documentation, manuals or translations, and apt
+  # cleans its caches after every operation (their docker-clean and dpkg path-exclude settings).
+  cat >"$rootfs/etc/dpkg/dpkg.cfg.d/slim" <<'DPKG'
+path-exclude /usr/share/doc/*
+path-include /usr/share/doc/*/copyright
+path-exclude /usr/share/man/*
+path-exclude /usr/share/info/*
+path-exclude /usr/share/locale/*
+path-exclude /usr/share/lintian/*
+DPKG
+  cat >"$rootfs/etc/apt/apt.conf.d/docker-clean" <<'APT'
+DPkg::Post-Invoke { "rm -f /var/cache/apt/archives/*.deb /var/cache/apt/archives/partial/*.deb /var/cache/apt/*.bin || true"; };
+APT::Update::Post-Invoke { "rm -f /var/cache/apt/archives/*.deb /var/cache/apt/archives/partial/*.deb /var/cache/apt/*.bin || true"; };
+Dir::Cache::pkgcache "";
+Dir::Cache::srcpkgcache "";
+APT
+  find "$rootfs/usr/share/doc" -mindepth 1 -not -name copyright -not -type d -delete
+  rm -rf "$rootfs"/usr/share/{man,info,locale,lintian}/* "$rootfs"/var/cache/apt/*.bin \
+    "$rootfs"/var/cache/apt/archives/*.deb "$rootfs"/var/lib/apt/lists/* "$rootfs"/var/log/*.log
   tar -C "$rootfs" -c . | podman import --quiet --change "LABEL $LABEL=$debian_hash" - $DEBIAN_IMAGE >/dev/null
   rm -rf "$rootfs"
 fi
@@ -72,6 +90,9 @@ cp "$nats" "$ctx/nats-server"
 nats_hash=$(echo "$debian_hash $(hash_of "$nats" "$here/nats.Containerfile")" | sha256sum | cut -c1-16)
 build_standin "$NATS_IMAGE" "$here/nats.Containerfile" "$ctx" "$nats_hash"
 rm -rf "$ctx"
+
+# Stand-ins replaced by a rebuild are untagged now: remove them (only this script's, by its label).
+podman image prune --force --filter "label=$LABEL" >/dev/null
 
 echo "NODE_IMAGE=$NODE_IMAGE"
 echo "NATS_IMAGE=$NATS_IMAGE"
