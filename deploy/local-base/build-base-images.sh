@@ -3,11 +3,12 @@
 # container registry: a Debian bookworm root from debootstrap, then
 #   docker.io/library/node:24-bookworm-slim  (node.Containerfile: Node 24 from the npm registry)
 #   docker.io/library/nats:<version>         (nats.Containerfile: Debian unstable's nats-server)
+#   docker.io/prom/prometheus:v<version>     (prometheus.Containerfile: Debian's prometheus)
 # tagged with the names the real images have, so the project's Containerfile builds unchanged here and
 # the same against a registry. An image of that name without this script's label (a real one pulled
 # from a registry) is left alone. Each image carries a hash of its inputs and is rebuilt only when they
 # change. Work files live in AGENT_CHAT_DEPLOY_WORK (/var/tmp/agent-chat-deploy), never in the tree.
-# Prints `NODE_IMAGE=…` and `NATS_IMAGE=…` on its last two lines.
+# Prints `NODE_IMAGE=…`, `NATS_IMAGE=…` and `PROMETHEUS_IMAGE=…` on its last three lines.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -28,7 +29,10 @@ NATS_IMAGE=docker.io/library/nats:$nats_version
 label_of() { podman image inspect --format "{{index .Labels \"$LABEL\"}}" "$1" 2>/dev/null || echo absent; }
 hash_of() { cat "$@" | sha256sum | cut -c1-16; }
 
-debian_hash=$(echo "bookworm minbase ca-certificates $(sha256sum "$here/build-base-images.sh")" | sha256sum | cut -c1-16)
+# The Debian root's recipe (the debootstrap call and the slimming below); bump DEBIAN_RECIPE when
+# either changes, so the root and everything on it is rebuilt.
+DEBIAN_RECIPE="bookworm minbase ca-certificates slim 1"
+debian_hash=$(echo "$DEBIAN_RECIPE" | sha256sum | cut -c1-16)
 if [[ $(label_of $DEBIAN_IMAGE) != "$debian_hash" ]]; then
   echo "build-base-images: debootstrap bookworm (minbase) for $DEBIAN_IMAGE" >&2
   rootfs="$work/rootfs-bookworm"
@@ -69,7 +73,7 @@ build_standin() { # <image> <Containerfile> <context> <hash> [build args…]
     return
   fi
   echo "build-base-images: building $image" >&2
-  podman build --quiet --format docker --label "$LABEL=$hash" --file "$file" --tag "$image" "$@" "$context" >/dev/null
+  podman build --quiet --layers=false --format docker --label "$LABEL=$hash" --file "$file" --tag "$image" "$@" "$context" >/dev/null
 }
 
 ctx="$work/context-node"
@@ -91,8 +95,25 @@ nats_hash=$(echo "$debian_hash $(hash_of "$nats" "$here/nats.Containerfile")" | 
 build_standin "$NATS_IMAGE" "$here/nats.Containerfile" "$ctx" "$nats_hash"
 rm -rf "$ctx"
 
+# Prometheus: the tag names the version Debian's package holds, known once the image is built.
+prometheus_hash=$(echo "$debian_hash $(hash_of "$here/prometheus.Containerfile")" | sha256sum | cut -c1-16)
+PROMETHEUS_IMAGE=$(podman images --filter "label=$LABEL=$prometheus_hash" --format '{{.Repository}}:{{.Tag}}' |
+  grep '^docker.io/prom/prometheus:' | head -1 || true)
+if [[ -z $PROMETHEUS_IMAGE ]]; then
+  ctx="$work/context-prometheus"
+  rm -rf "$ctx" && mkdir -p "$ctx"
+  build_standin localhost/agent-chat-local/prometheus:build "$here/prometheus.Containerfile" "$ctx" "$prometheus_hash"
+  rm -rf "$ctx"
+  version=$(podman run --rm localhost/agent-chat-local/prometheus:build --version 2>&1 | sed -nE 's/^prometheus, version ([0-9.]+).*/\1/p')
+  [[ -n $version ]] || { echo "build-base-images: the Prometheus stand-in does not run" >&2; exit 1; }
+  PROMETHEUS_IMAGE=docker.io/prom/prometheus:v$version
+  podman tag localhost/agent-chat-local/prometheus:build "$PROMETHEUS_IMAGE"
+  podman untag localhost/agent-chat-local/prometheus:build localhost/agent-chat-local/prometheus:build
+fi
+
 # Stand-ins replaced by a rebuild are untagged now: remove them (only this script's, by its label).
 podman image prune --force --filter "label=$LABEL" >/dev/null
 
 echo "NODE_IMAGE=$NODE_IMAGE"
 echo "NATS_IMAGE=$NATS_IMAGE"
+echo "PROMETHEUS_IMAGE=$PROMETHEUS_IMAGE"
