@@ -36,7 +36,9 @@ debian_hash=$(echo "$DEBIAN_RECIPE" | sha256sum | cut -c1-16)
 if [[ $(label_of $DEBIAN_IMAGE) != "$debian_hash" ]]; then
   echo "build-base-images: debootstrap bookworm (minbase) for $DEBIAN_IMAGE" >&2
   rootfs="$work/rootfs-bookworm"
-  rm -rf "$rootfs"
+  # An interrupted debootstrap can leave /proc mounted inside the root: unmount before deleting.
+  if mountpoint -q "$rootfs/proc" 2>/dev/null; then umount -R "$rootfs/proc"; fi
+  rm -rf --one-file-system "$rootfs"
   debootstrap --variant=minbase --include=ca-certificates bookworm "$rootfs" http://deb.debian.org/debian >/dev/null
   # Slim like Debian's official -slim images: no documentation, manuals or translations, and apt
   # cleans its caches after every operation (their docker-clean and dpkg path-exclude settings).
@@ -57,8 +59,8 @@ APT
   find "$rootfs/usr/share/doc" -mindepth 1 -not -name copyright -not -type d -delete
   rm -rf "$rootfs"/usr/share/{man,info,locale,lintian}/* "$rootfs"/var/cache/apt/*.bin \
     "$rootfs"/var/cache/apt/archives/*.deb "$rootfs"/var/lib/apt/lists/* "$rootfs"/var/log/*.log
-  tar -C "$rootfs" -c . | podman import --quiet --change "LABEL $LABEL=$debian_hash" - $DEBIAN_IMAGE >/dev/null
-  rm -rf "$rootfs"
+  tar -C "$rootfs" --one-file-system -c . | podman import --quiet --change "LABEL $LABEL=$debian_hash" - $DEBIAN_IMAGE >/dev/null
+  rm -rf --one-file-system "$rootfs"
 fi
 
 # Each stand-in is built from a small context directory holding exactly its inputs.
