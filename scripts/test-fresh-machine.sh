@@ -30,12 +30,18 @@ podman build --quiet --layers=false --file "$root/deploy/local-base/fresh-machin
 rm -rf "$ctx"
 
 name=agent-chat-fresh-machine-$$
-cleanup() { podman rm --force --volumes "$name" >/dev/null 2>&1 || true; }
+bundle="$work/fresh-machine-$$.bundle"
+cleanup() {
+  podman rm --force --volumes "$name" >/dev/null 2>&1 || true
+  rm -f "$bundle"
+}
 trap cleanup EXIT
-# The checkout is mounted read-only and cloned inside: the container sees committed work only.
-podman run --detach --name "$name" --shm-size 1g --volume "$root:/origin:ro" "$image" sleep infinity >/dev/null
+# The committed HEAD travels as a git bundle (a worktree's .git only points into another checkout),
+# and is cloned inside: the container sees committed work only.
+git -C "$root" bundle create --quiet "$bundle" HEAD
+podman run --detach --name "$name" --shm-size 1g --volume "$bundle:/origin.bundle:ro" "$image" sleep infinity >/dev/null
 inside() { podman exec --workdir /root/agent-chat "$name" bash -c "$1"; }
-podman exec "$name" git clone --quiet /origin /root/agent-chat
+podman exec "$name" git clone --quiet /origin.bundle /root/agent-chat
 echo "fresh-machine: cloned $(inside 'git log --oneline -1')"
 
 timed() { # <label> <command>
