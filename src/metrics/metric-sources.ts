@@ -24,6 +24,8 @@ export function attachMetricSources(app: INestApplication): void {
     rooms: () => rooms.liveRooms,
     notes: () => notes.totalNotes,
     noteBytes: () => notes.totalBytes,
+    logWritable: () => (log.writeFault?.() === undefined ? 1 : 0),
+    logBacklog: () => log.backlog?.() ?? 0,
   };
   app.get(ServiceMetrics).attach(sources);
 }

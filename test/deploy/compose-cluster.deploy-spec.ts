@@ -1,5 +1,5 @@
-import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { freePort } from '../support/free-port';
 import {
   podman,
   podmanOk,
@@ -12,18 +12,6 @@ import {
 } from './support/podman';
 
 const COMPOSE_FILE = join(REPO_ROOT, 'deploy', 'compose', 'compose.yaml');
-
-/** A port the kernel has free now (the compose file publishes fixed host ports, given by variables). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 async function baseImages(): Promise<Record<string, string>> {
   const built = await withPodmanEnv(
