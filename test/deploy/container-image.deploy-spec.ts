@@ -17,6 +17,9 @@ describe('container image (deploy/Containerfile)', () => {
     await podmanOk([
       'run',
       '--detach',
+      // As Kubernetes runs it (readOnlyRootFilesystem): nothing may be written outside the volume
+      // (podman mounts a tmpfs on /tmp, as the manifests do).
+      '--read-only',
       '--name',
       name,
       '--publish',
@@ -36,7 +39,7 @@ describe('container image (deploy/Containerfile)', () => {
   }, BUILD_MS);
 
   afterAll(async () => {
-    for (const name of containers) await podman(['rm', '--force', '--time', '2', name]);
+    for (const name of containers) await podman(['rm', '--force', '--volumes', '--time', '2', name]);
     await podman(['volume', 'rm', '--force', volume]);
   }, 120_000);
 
@@ -59,7 +62,7 @@ describe('container image (deploy/Containerfile)', () => {
     expect(size).toBeGreaterThan(0);
   }, 120_000);
 
-  it('serves, stops cleanly on podman stop, and a new container on the same volume has every acknowledged write', async () => {
+  it('serves on a read-only root, stops cleanly on podman stop, and a new container on the same volume has every acknowledged write', async () => {
     const first = await start();
     expect(await podmanOk(['exec', first.name, 'id', '-u'])).toBe('1000');
     expect(await podmanOk(['exec', first.name, 'cat', '/proc/1/comm'])).toBe('tini');
