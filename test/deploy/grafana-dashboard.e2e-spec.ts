@@ -128,7 +128,7 @@ describe('Grafana dashboard (deploy/grafana/agent-chat.json)', () => {
       await new Promise((resolve) => setTimeout(resolve, 500));
     }
     await new Promise((resolve) => setTimeout(resolve, 2_000));
-  }, 120_000);
+  }, 300_000);
 
   afterAll(async () => {
     if (prometheus) await stopProcess(prometheus);

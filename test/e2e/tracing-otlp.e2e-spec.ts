@@ -102,7 +102,7 @@ describe('traces over OTLP/HTTP', () => {
       CHAT_NATS_URL: NATS_URL,
       CHAT_NATS_STREAM: stream,
     });
-  }, 60_000);
+  }, 240_000);
 
   afterAll(async () => {
     await file?.stop();
