@@ -5,19 +5,36 @@ import { newSpanId, newTraceId, parseTraceparent, TraceContext } from './trace-c
 
 type Attributes = Record<string, AttributeValue>;
 
+/** A span timed by someone else: its name, its times (ns since the epoch) and attributes. */
+export interface MeasuredSpan {
+  readonly name: string;
+  readonly start: bigint;
+  readonly end: bigint;
+  readonly attributes?: Attributes;
+}
+
+interface SpanStart {
+  readonly context: TraceContext;
+  readonly parentSpanId: string | undefined;
+  readonly name: string;
+  readonly kind: number;
+  readonly attributes: Attributes;
+}
+
 /** A span being timed. `end` may be called more than once: only the first call counts. */
 export class ActiveSpan {
   private ended = false;
+  private readonly startNanos = nowNanos();
+  readonly context: TraceContext;
+  readonly attributes: Attributes;
 
   constructor(
     private readonly recorder: SpanRecorder,
-    readonly context: TraceContext,
-    private readonly parentSpanId: string | undefined,
-    private readonly name: string,
-    private readonly kind: number,
-    readonly attributes: Attributes,
-    private readonly startNanos: bigint = nowNanos(),
-  ) {}
+    private readonly start: SpanStart,
+  ) {
+    this.context = start.context;
+    this.attributes = start.attributes;
+  }
 
   end(error?: string): void {
     if (this.ended) return;
@@ -25,9 +42,9 @@ export class ActiveSpan {
     this.recorder.finished({
       traceId: this.context.traceId,
       spanId: this.context.spanId,
-      parentSpanId: this.parentSpanId,
-      name: this.name,
-      kind: this.kind,
+      parentSpanId: this.start.parentSpanId,
+      name: this.start.name,
+      kind: this.start.kind,
       startNanos: this.startNanos,
       endNanos: nowNanos(),
       attributes: this.attributes,
@@ -64,30 +81,37 @@ export class SpanRecorder {
     const sampled = caller === undefined ? this.sample >= 1 || Math.random() < this.sample : caller.sampled;
     if (!sampled) return undefined;
     const context = { traceId: caller?.traceId ?? newTraceId(), spanId: newSpanId(), sampled: true };
-    return new ActiveSpan(this, context, caller?.spanId, name, SpanKind.server, attributes);
+    return new ActiveSpan(this, {
+      context,
+      parentSpanId: caller?.spanId,
+      name,
+      kind: SpanKind.server,
+      attributes,
+    });
   }
 
   startChild(parent: ActiveSpan, name: string, attributes: Attributes = {}): ActiveSpan {
     const context = { ...parent.context, spanId: newSpanId() };
-    return new ActiveSpan(this, context, parent.context.spanId, name, SpanKind.internal, attributes);
+    return new ActiveSpan(this, {
+      context,
+      parentSpanId: parent.context.spanId,
+      name,
+      kind: SpanKind.internal,
+      attributes,
+    });
   }
 
   /** A child span whose times were measured elsewhere (an fsync, an apply). */
-  recordChild(
-    parent: ActiveSpan,
-    name: string,
-    times: { start: bigint; end: bigint },
-    attributes: Attributes = {},
-  ): void {
+  recordChild(parent: ActiveSpan, span: MeasuredSpan): void {
     this.finished({
       traceId: parent.context.traceId,
       spanId: newSpanId(),
       parentSpanId: parent.context.spanId,
-      name,
+      name: span.name,
       kind: SpanKind.internal,
-      startNanos: times.start,
-      endNanos: times.end,
-      attributes,
+      startNanos: span.start,
+      endNanos: span.end,
+      attributes: span.attributes ?? {},
       error: undefined,
     });
   }

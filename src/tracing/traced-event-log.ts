@@ -129,7 +129,7 @@ export class TracedLog implements LogInstrumentation {
     for (const traced of this.inFlight) {
       if (traced.unwritten > 0 || traced.synced) continue;
       traced.synced = true;
-      this.recorder.recordChild(traced.span, 'log fsync', { start, end });
+      this.recorder.recordChild(traced.span, { name: 'log fsync', start, end });
     }
   }
 
@@ -140,7 +140,11 @@ export class TracedLog implements LogInstrumentation {
     let kept = 0;
     for (const traced of this.unapplied) {
       if (traced.first <= to && traced.last >= from) {
-        this.recorder.recordChild(traced.parent, 'apply', times, { 'log.records': records.length });
+        this.recorder.recordChild(traced.parent, {
+          name: 'apply',
+          ...times,
+          attributes: { 'log.records': records.length },
+        });
       }
       if (traced.last > to) this.unapplied[kept++] = traced;
     }
