@@ -65,19 +65,22 @@ describe('compose cluster (deploy/compose/compose.yaml)', () => {
     if (up.code !== 0) throw new Error(`podman-compose up exited ${up.code}:\n${up.stderr.slice(-6000)}`);
   }, 40 * 60_000);
 
+  /** The project's containers and volumes, by compose's label (what `down` must leave none of). */
+  const leftovers = async (): Promise<{ containers: string[]; volumes: string[] }> => {
+    const label = `label=io.podman.compose.project=${project}`;
+    const lines = (run: Run): string[] => run.stdout.split('\n').filter(Boolean);
+    return {
+      containers: lines(await podman(['ps', '-a', '-q', '--filter', label])),
+      volumes: lines(await podman(['volume', 'ls', '-q', '--filter', label])),
+    };
+  };
+
   afterAll(async () => {
     await compose(['down', '-v', '-t', '10']);
-    // Whatever `down` left (a failed `up` half way), by the project's label.
-    const left = await podman(['ps', '-a', '-q', '--filter', `label=io.podman.compose.project=${project}`]);
-    for (const id of left.stdout.split('\n').filter(Boolean)) await podman(['rm', '-f', id]);
-    const volumes = await podman([
-      'volume',
-      'ls',
-      '-q',
-      '--filter',
-      `label=io.podman.compose.project=${project}`,
-    ]);
-    for (const name of volumes.stdout.split('\n').filter(Boolean)) await podman(['volume', 'rm', '-f', name]);
+    // Whatever `down` left (a failed `up` half way).
+    const left = await leftovers();
+    for (const id of left.containers) await podman(['rm', '-f', id]);
+    for (const name of left.volumes) await podman(['volume', 'rm', '-f', name]);
   }, 300_000);
 
   it('serves a write made on one node from the others, on an R3 stream, scraped by Prometheus; down removes it all', async () => {
@@ -139,15 +142,6 @@ describe('compose cluster (deploy/compose/compose.yaml)', () => {
 
     const down = await compose(['down', '-v', '-t', '10']);
     expect(down.code).toBe(0);
-    const left = await podman(['ps', '-a', '-q', '--filter', `label=io.podman.compose.project=${project}`]);
-    expect(left.stdout.trim()).toBe('');
-    const volumes = await podman([
-      'volume',
-      'ls',
-      '-q',
-      '--filter',
-      `label=io.podman.compose.project=${project}`,
-    ]);
-    expect(volumes.stdout.trim()).toBe('');
+    expect(await leftovers()).toEqual({ containers: [], volumes: [] });
   }, 600_000);
 });

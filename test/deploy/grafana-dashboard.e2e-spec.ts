@@ -1,9 +1,10 @@
-import { ChildProcess, spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { freePort } from '../support/free-port';
 import { stopProcess } from '../support/listening-process';
 import { deleteStream, NATS_URL, uniqueStreamName } from '../support/nats-stream';
+import { startPrometheus } from '../support/prometheus-process';
 import { ServiceProcess } from '../support/service-process';
 import { makeTempDir } from '../support/temp-dir';
 
@@ -94,30 +95,9 @@ describe('Grafana dashboard (deploy/grafana/agent-chat.json)', () => {
         CHAT_NATS_STREAM: stream,
       }),
     );
-    const config = join(dir.path, 'prometheus.yml');
-    writeFileSync(
-      config,
-      [
-        'global:',
-        '  scrape_interval: 1s',
-        'scrape_configs:',
-        '  - job_name: agent-chat',
-        '    static_configs:',
-        `      - targets: [${metricsPorts.map((port) => `'127.0.0.1:${port}'`).join(', ')}]`,
-        '',
-      ].join('\n'),
-    );
     const port = await freePort();
     prometheusUrl = `http://127.0.0.1:${port}`;
-    prometheus = spawn(
-      'prometheus',
-      [
-        `--config.file=${config}`,
-        `--storage.tsdb.path=${join(dir.path, 'tsdb')}`,
-        `--web.listen-address=127.0.0.1:${port}`,
-      ],
-      { stdio: 'ignore' },
-    );
+    prometheus = startPrometheus({ dir: dir.path, targets: metricsPorts.map((p) => `127.0.0.1:${p}`), port });
     const until = Date.now() + LOAD_MS;
     await Promise.all(services.flatMap((service) => [0, 1, 2].map((worker) => load(service, until, worker))));
     // Both nodes scraped since the load began, and once more after it: the rates cover it.
