@@ -13,6 +13,8 @@ interface TracedAppend {
   /** Records of this append the group commit has not written yet (file log). */
   unwritten: number;
   synced: boolean;
+  /** When the projections began applying its records (the first batch holding one). */
+  applyStart?: bigint;
 }
 
 function forget(list: TracedAppend[], traced: TracedAppend): void {
@@ -133,20 +135,27 @@ export class TracedLog implements LogInstrumentation {
     }
   }
 
-  /** The projections applied `records`: every traced append among them gets its `apply` span. */
+  /**
+   * The projections applied `records`. A traced append gets one `apply` span, from the first batch
+   * that held any of its records to the end of the batch that held its last one: the NATS tail may
+   * deliver one append's records in several batches.
+   */
   private applied(records: readonly LogRecord[], times: { start: bigint; end: bigint }): void {
     const from = records[0].offset;
     const to = records[records.length - 1].offset;
     let kept = 0;
     for (const traced of this.unapplied) {
-      if (traced.first <= to && traced.last >= from) {
+      if (traced.first <= to && traced.last >= from) traced.applyStart ??= times.start;
+      if (traced.last <= to && traced.applyStart !== undefined) {
         this.recorder.recordChild(traced.parent, {
           name: 'apply',
-          ...times,
-          attributes: { 'log.records': records.length },
+          start: traced.applyStart,
+          end: times.end,
+          attributes: { 'log.records': traced.last - traced.first + 1 },
         });
+      } else if (traced.last > to) {
+        this.unapplied[kept++] = traced;
       }
-      if (traced.last > to) this.unapplied[kept++] = traced;
     }
     this.unapplied.length = kept;
   }
