@@ -6,7 +6,8 @@
 # committed HEAD, then, twice:
 #   npm ci && npm start   (until it serves a write and a read, then SIGTERM: it must stop cleanly)
 #   npm ci && npm test
-# Each step's time is printed; the script exits non-zero at the first failure. Long (two full suites
+# Each step's time is printed; every step runs, and the script exits non-zero if any failed (its log
+# stays in AGENT_CHAT_DEPLOY_WORK). Long (two full suites
 # plus the installs): not part of .ci/run; about 45 minutes on a loaded 2-core machine.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -41,19 +42,22 @@ trap cleanup EXIT
 # The committed HEAD travels as a git bundle (a worktree's .git only points into another checkout),
 # and is cloned inside: the container sees committed work only.
 git -C "$root" bundle create --quiet "$bundle" HEAD
-podman run --detach --name "$name" --shm-size 1g --volume "$bundle:/origin.bundle:ro" "$image" sleep infinity >/dev/null
+# --privileged: the machine's root may mount (the full-disk test mounts a small tmpfs).
+podman run --detach --privileged --name "$name" --shm-size 1g --volume "$bundle:/origin.bundle:ro" "$image" \
+  sleep infinity >/dev/null
 inside() { podman exec --workdir /root/agent-chat "$name" bash -c "$1"; }
 podman exec "$name" git clone --quiet /origin.bundle /root/agent-chat
 echo "fresh-machine: cloned $(inside 'git log --oneline -1')"
 
-timed() { # <label> <command>
+failed=()
+timed() { # <label> <command>: runs every step, so one run reports both rounds
   local started=$SECONDS
   if inside "$2" >"$work/fresh-machine-$1.log" 2>&1; then
     echo "fresh-machine: $1 passed in $((SECONDS - started)) s"
   else
-    echo "fresh-machine: $1 FAILED after $((SECONDS - started)) s; last lines ($work/fresh-machine-$1.log):"
-    tail -40 "$work/fresh-machine-$1.log"
-    exit 1
+    failed+=("$1")
+    echo "fresh-machine: $1 FAILED after $((SECONDS - started)) s ($work/fresh-machine-$1.log):"
+    grep -E '^(FAIL|Tests:)' "$work/fresh-machine-$1.log" || tail -20 "$work/fresh-machine-$1.log"
   fi
 }
 # npm start in the background until it serves; then a write and a read; then SIGTERM to npm (which
@@ -74,4 +78,8 @@ for round in 1 2; do
   timed "round-$round-npm-start" "$start_check"
   timed "round-$round-npm-test" 'npm ci --no-audit --no-fund && npm test'
 done
+if ((${#failed[@]} > 0)); then
+  echo "fresh-machine: failed: ${failed[*]}"
+  exit 1
+fi
 echo "fresh-machine: the README's two commands passed twice in a row"
