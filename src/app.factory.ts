@@ -8,7 +8,8 @@ import { parseQuery } from './http/url/query-parser';
 import { rewriteUrl } from './http/url/decode-path';
 import { createPino, NestLogger } from './common/nest-logger';
 import { installRequestLog } from './http/request-log.hook';
-import { effectiveMaxConnections, installConnectionLimits } from './http/connection-limits';
+import { effectiveMaxConnections } from './http/connections/connection-limits';
+import { ConnectionGovernor } from './http/connections/connection-governor';
 import { serverTimeouts } from './http/server-timeouts';
 import { ServiceMetrics } from './metrics/service-metrics';
 import { installRequestMetrics } from './metrics/request-metrics.hook';
@@ -50,11 +51,13 @@ export async function createApp(
   if (options.config.metricsPort !== '' || options.config.statsToken !== '') {
     installRequestMetrics(fastify, app.get(ServiceMetrics));
   }
-  installConnectionLimits(fastify.server, {
+  ConnectionGovernor.install(fastify.server, {
     maxConnections: effectiveMaxConnections(options.config.maxConnections),
     // Behind a proxy (CHAT_CLIENT_IP_HEADER set) every connection comes from the proxy: no per-peer cap.
     maxConnectionsPerClient:
       options.config.clientIpHeader === '' ? options.config.maxConnectionsPerClient : Infinity,
+    maxPipelined: options.config.maxPipelined,
+    sendDeadlineSeconds: options.config.sendDeadlineSeconds,
   });
   app.enableShutdownHooks();
   await app.init();

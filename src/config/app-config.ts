@@ -65,6 +65,10 @@ export class AppConfig {
   @IsInt() @Min(0) maxConnections = 0;
   /** Open connections one client address may hold; more are closed at accept. */
   @IsInt() @Min(1) maxConnectionsPerClient = 256;
+  /** Seconds a reply's written bytes may wait undrained (a client not reading) before the connection is reset. */
+  @IsNumber() @Min(1) @Max(3600) sendDeadlineSeconds = 30;
+  /** Requests one connection may have awaiting their replies (pipelined); one more resets the connection. */
+  @IsInt() @Min(1) @Max(1024) maxPipelined = 32;
   /** Request headers allowed (431 above). */
   @IsInt() @Min(1) maxHeaders = 48;
   /** Header bytes allowed, summed as name + value + 4 per header (431 above). */

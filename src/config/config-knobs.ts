@@ -37,6 +37,8 @@ export const KNOBS: readonly Knob[] = [
   { env: 'CHAT_HEADERS_TIMEOUT_SECONDS', field: 'headersTimeoutSeconds', kind: 'number' },
   { env: 'CHAT_MAX_CONNECTIONS', field: 'maxConnections', kind: 'int' },
   { env: 'CHAT_MAX_CONNECTIONS_PER_CLIENT', field: 'maxConnectionsPerClient', kind: 'int' },
+  { env: 'CHAT_SEND_DEADLINE_SECONDS', field: 'sendDeadlineSeconds', kind: 'number' },
+  { env: 'CHAT_MAX_PIPELINED', field: 'maxPipelined', kind: 'int' },
   { env: 'CHAT_MAX_HEADERS', field: 'maxHeaders', kind: 'int' },
   { env: 'CHAT_MAX_HEADER_BYTES', field: 'maxHeaderBytes', kind: 'int' },
   { env: 'CHAT_EPHEMERAL_TTL_SECONDS', field: 'ephemeralTtlSeconds', kind: 'int' },
