@@ -83,6 +83,8 @@ export class AppConfig {
   @IsNumber() @Min(0.05) reapEverySeconds = 600;
   /** Room-count cap: creating a room beyond it is refused with 400. */
   @IsInt() @Min(1) maxRooms = 5120;
+  /** Percent of the room cap kept for clients that hold no room (0: none kept); see RoomReserve. */
+  @IsInt() @Min(0) @Max(50) roomsReservePercent = 10;
   /** Notes per namespace (new notes past it are a 400); 0 = max rooms, and never below it (see noteCaps). */
   @IsInt() @Min(0) maxNotesPerNs = 0;
   /** Notes in total; 0 = 32 × max rooms, and never below 4 × max rooms (see noteCaps). */

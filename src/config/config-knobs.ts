@@ -46,6 +46,7 @@ export const KNOBS: readonly Knob[] = [
   { env: 'CHAT_RETENTION_SECONDS', field: 'retentionSeconds', kind: 'int' },
   { env: 'CHAT_REAP_EVERY_SECONDS', field: 'reapEverySeconds', kind: 'number' },
   { env: 'CHAT_MAX_ROOMS', field: 'maxRooms', kind: 'int' },
+  { env: 'CHAT_ROOMS_RESERVE_PERCENT', field: 'roomsReservePercent', kind: 'int' },
   { env: 'CHAT_MAX_NOTES_PER_NS', field: 'maxNotesPerNs', kind: 'int' },
   { env: 'CHAT_MAX_NOTES_TOTAL', field: 'maxNotesTotal', kind: 'int' },
   { env: 'CHAT_NOTE_BYTES_MB', field: 'noteBytesMb', kind: 'int' },
