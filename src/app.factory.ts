@@ -11,6 +11,7 @@ import { installRequestLog } from './http/request-log.hook';
 import { effectiveMaxConnections } from './http/connections/connection-limits';
 import { ConnectionGovernor } from './http/connections/connection-governor';
 import { serverTimeouts } from './http/server-timeouts';
+import { clientErrorHandler, installNodeRefusals } from './http/refusals/low-level-refusals';
 import { ServiceMetrics } from './metrics/service-metrics';
 import { installRequestMetrics } from './metrics/request-metrics.hook';
 import { attachMetricSources } from './metrics/metric-sources';
@@ -34,7 +35,10 @@ export async function createApp(
       querystringParser: parseQuery,
     },
     exposeHeadRoutes: true,
-    return503OnClosing: true,
+    // Closing and parser refusals are answered in this service's text/plain (issue 24 item 8): the
+    // 503 by the onRequest hook (installHttpHooks), the parser's by clientErrorHandler.
+    return503OnClosing: false,
+    clientErrorHandler: clientErrorHandler(options.config),
     forceCloseConnections: 'idle',
     logger: false,
     ...serverTimeouts(options.config),
@@ -45,6 +49,7 @@ export async function createApp(
   });
   const fastify = app.getHttpAdapter().getInstance();
   installHttpHooks(fastify, options.config);
+  installNodeRefusals(fastify.server);
   installCorsHooks(fastify, parseCorsOrigins(options.config.corsOrigins));
   installRequestLog(fastify, options.config.logLevel, options.config.requestLogSample);
   // Per-request counting costs ~1–3 µs a request: paid only where metrics or /stats are enabled.

@@ -1,0 +1,95 @@
+import { maxHeaderSize, Server, ServerResponse } from 'node:http';
+import { Socket } from 'node:net';
+import { DomainError } from '../../common/domain-error';
+import { BODY_CAP_BYTES } from '../body/body-reader';
+import { ExpectationFailedError } from './expectation-failed.error';
+import { MalformedRequestError } from './malformed-request.error';
+import { MethodNotAllowedError } from './method-not-allowed.error';
+import { refuseConnection, sendRefusal } from './refusal-text';
+import { RequestHeadTooLargeError } from './request-head-too-large.error';
+import { RequestTimeoutError } from './request-timeout.error';
+
+export interface ParserLimits {
+  readonly requestTimeoutSeconds: number;
+  readonly headersTimeoutSeconds: number;
+}
+
+interface NodeClientError extends Error {
+  readonly code?: string;
+  readonly reason?: string;
+}
+
+/** The refusal for an error Node's HTTP server reports on a connection (parser, timers). */
+export function clientErrorRefusal(error: NodeClientError, limits: ParserLimits): DomainError {
+  switch (error.code) {
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return new RequestTimeoutError(limits.requestTimeoutSeconds, limits.headersTimeoutSeconds);
+    case 'HPE_HEADER_OVERFLOW':
+      return new RequestHeadTooLargeError(maxHeaderSize, BODY_CAP_BYTES);
+    default:
+      return new MalformedRequestError(error.code, error.reason);
+  }
+}
+
+type PendingReply = ServerResponse | undefined;
+
+/** The reply Node is writing on `socket` now (the oldest in flight), if any. */
+function replyUnderWay(socket: Socket): PendingReply {
+  return (socket as Socket & { _httpMessage?: ServerResponse })._httpMessage;
+}
+
+/**
+ * Refuses on `socket` once the replies to requests that arrived whole before the bad bytes are out
+ * (they were parsed and are being answered: the refusal must not overtake them). A reply whose own
+ * request was cut short by the error can never finish properly: the refusal goes out in its place,
+ * unless it already started (then, as Node does, the connection just ends: a second status line
+ * would corrupt it).
+ */
+function refuseAfterPendingReplies(socket: Socket, error: DomainError): void {
+  const pending = replyUnderWay(socket);
+  if (pending === undefined || socket.destroyed) return refuseConnection(socket, error);
+  if (!pending.req.complete) {
+    if (pending.headersSent) socket.destroy();
+    else refuseConnection(socket, error);
+    return;
+  }
+  // A client that half-closed gets its connection ended by Node right after its last reply
+  // (httpAllowHalfOpen, installNodeRefusals): the refusal goes out first.
+  socket.destroySoon = () => refuseConnection(socket, error);
+  const retry = (): void => void setImmediate(() => refuseAfterPendingReplies(socket, error));
+  pending.once('finish', retry);
+  socket.once('close', () => pending.off('finish', retry));
+}
+
+/**
+ * Fastify's `clientErrorHandler`: what Node's parser and request timers refuse (issue 24 item 8) gets
+ * the text/plain refusal every route gives (contract §14), where Fastify wrote JSON, after any reply
+ * still owed to an earlier request on the connection.
+ */
+export function clientErrorHandler(limits: ParserLimits): (error: NodeClientError, socket: Socket) => void {
+  // A parser in error reports again on every later chunk of the connection: one refusal is scheduled.
+  const scheduled = new WeakSet<Socket>();
+  return (error, socket) => {
+    if (error.code === 'ECONNRESET' || socket.destroyed || scheduled.has(socket)) return;
+    scheduled.add(socket);
+    refuseAfterPendingReplies(socket, clientErrorRefusal(error, limits));
+  };
+}
+
+/**
+ * The Node-level events that answered without a body or not at all: an `Expect` other than
+ * 100-continue (Node sent an empty 417), CONNECT (Node dropped the connection without a word), and a
+ * client that half-closes after its request (`shutdown(SHUT_WR)`, as `nc -N` and scripts do): Node
+ * aborted the request in flight and closed, so a write could be stored and never acknowledged; with
+ * httpAllowHalfOpen its replies are sent first and the connection closes after the last one.
+ */
+export function installNodeRefusals(server: Server): void {
+  // Untyped but long-standing (Node's http server reads it in its socket 'end' handler since 0.x).
+  (server as Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
+  server.on('checkExpectation', (request, response) =>
+    sendRefusal(response, new ExpectationFailedError(String(request.headers.expect ?? ''))),
+  );
+  server.on('connect', (request, socket: Socket) =>
+    refuseConnection(socket, new MethodNotAllowedError(request.method ?? 'CONNECT')),
+  );
+}
