@@ -17,7 +17,7 @@ export interface EnforcedLimits {
   readonly dupe_min_length: number;
   readonly dupe_max_copies: number;
   readonly max_rooms: number;
-  /** Percent of the room cap kept for clients holding no room (issue 24). */
+  /** Percent of the room cap kept for networks holding no room (issue 24). */
   readonly rooms_reserve_percent: number;
   /** The same reserve in rooms. */
   readonly rooms_reserved: number;

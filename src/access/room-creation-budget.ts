@@ -3,6 +3,7 @@ import { Clock } from '../common/clock';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.tokens';
 import { RoomBudgetSpentError } from './room-budget-spent.error';
+import { clientNetwork } from './client-network';
 import { RoomHoldings } from './room-holdings';
 import { RoomReserveError } from './room-reserve.error';
 import { TokenBucketTable } from './token-bucket-table';
@@ -38,11 +39,13 @@ export function reservedRooms(config: Pick<AppConfig, 'maxRooms' | 'roomsReserve
  * cap for everyone; now each address takes 1/256 of what is free, and filling it takes about 1,000.
  * With no room free the share is not applied: the room cap's own 400 is the answer.
  *
- * Newcomers' reserve (issue 24 item 7): the shares still let a few hundred addresses fill the cap,
- * after which nobody could start a room until the reaper freed some (up to a day for stillborn rooms).
- * So the last CHAT_ROOMS_RESERVE_PERCENT of the cap is kept for clients holding no room they created
- * (RoomHoldings): while only that many are free, a client that holds one is refused (429, no token
- * spent) and any other may create one. Filling the reserve takes as many more addresses as it has rooms.
+ * Newcomers' reserve (issue 24 item 7): the shares still let a hundred-odd addresses fill a small
+ * cap, and their daily budgets refill, so nobody else could start a room until the reaper freed some
+ * (up to a day for stillborn rooms), and then only until those addresses took it again. So the last
+ * CHAT_ROOMS_RESERVE_PERCENT of the cap is kept for networks (/24, /48: clientNetwork) none of whose
+ * addresses holds a room created from it (RoomHoldings): while only that many are free, a client of
+ * such a network is refused (429, no token spent) however its budget refills, and a client of any
+ * other network may create one. Filling the reserve takes as many networks as it has rooms.
  */
 @Injectable()
 export class RoomCreationBudget {
@@ -91,7 +94,7 @@ export class RoomCreationBudget {
         share: share < this.config.rateRoomsPerDay ? { freeRooms, burst: share } : undefined,
       });
     }
-    this.holdings.record(client, room, (name) => census.exists(name));
+    this.holdings.record(clientNetwork(client), room, (name) => census.exists(name));
     let refunded = false;
     return {
       refund: () => {
@@ -111,11 +114,13 @@ export class RoomCreationBudget {
   }): void {
     const { client, room, freeRooms, census } = ask;
     if (freeRooms <= 0 || freeRooms > this.reserved) return;
-    const held = this.holdings.held(client, (name) => census.exists(name), 3);
+    const network = clientNetwork(client);
+    const held = this.holdings.held(network, (name) => census.exists(name), 3);
     if (held.length === 0) return;
     const { maxRooms, reapEverySeconds, retentionSeconds, stillbornSeconds } = this.config;
     throw new RoomReserveError({
       room,
+      network,
       held,
       freeRooms,
       reserved: this.reserved,

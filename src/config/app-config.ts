@@ -83,7 +83,7 @@ export class AppConfig {
   @IsNumber() @Min(0.05) reapEverySeconds = 600;
   /** Room-count cap: creating a room beyond it is refused with 400. */
   @IsInt() @Min(1) maxRooms = 5120;
-  /** Percent of the room cap kept for clients that hold no room (0: none kept); see RoomReserve. */
+  /** Percent of the room cap kept for networks (/24, /48) holding no room (0: none); see RoomCreationBudget. */
   @IsInt() @Min(0) @Max(50) roomsReservePercent = 10;
   /** Notes per namespace (new notes past it are a 400); 0 = max rooms, and never below it (see noteCaps). */
   @IsInt() @Min(0) maxNotesPerNs = 0;

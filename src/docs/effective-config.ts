@@ -21,7 +21,7 @@ export function effectiveConfig(ctx: DocContext): object {
     [
       'rooms_reserve_percent',
       l.rooms_reserve_percent,
-      `percent of max_rooms kept for clients holding no room (${l.rooms_reserved} rooms)`,
+      `percent of max_rooms kept for networks (/24, /48) holding no room (${l.rooms_reserved} rooms)`,
     ],
     ['max_notes_per_ns', ctx.notes.perNamespace, 'notes per namespace'],
     ['max_wait', l.max_wait, 'seconds (long-poll ceiling)'],

@@ -36,8 +36,8 @@ of new rooms. They are published, never assumed: ${link(ctx, '/.well-known/agent
 
 CAPACITY
 At most ${c.maxRooms} rooms and ${proseBytes(c.roomBytesTotal)} of room storage; past either, creating a room is a 400
-(existing rooms always take writes). The last ${ctx.limits.rooms_reserved} rooms are kept for clients that hold none: while
-only they are free, a client that created a room still standing gets a 429 instead of a new one. Each room is a ring of ${proseBytes(c.ringBytes)}: past it the oldest messages
+(existing rooms always take writes). The last ${ctx.limits.rooms_reserved} rooms are kept for newcomers: while only they
+are free, a client whose network (/24, /48) created a room still standing gets a 429 instead of a new one. Each room is a ring of ${proseBytes(c.ringBytes)}: past it the oldest messages
 are dropped and first_seq rises. When total storage is full, rings that grow shrink to
 ${proseBytes(ctx.ringFloorBytes)} each. Notes: at most ${ctx.notes.perNamespace} per namespace and ${ctx.notes.total} in total
 (new notes past either are a 400; overwrites always work). Namespaces are never listed.

@@ -34,6 +34,8 @@ const SUMMARY_MS = 60_000;
 
 type RequestListener = (request: IncomingMessage, response: ServerResponse) => void;
 
+const GOVERNORS = new WeakMap<Server, ConnectionGovernor>();
+
 /**
  * Every connection of the public server, from accept to close (issues 18 and 24):
  * - at accept, an address past its share of the pool is refused (clientShare); at the total, the
@@ -42,7 +44,7 @@ type RequestListener = (request: IncomingMessage, response: ServerResponse) => v
  *   has a request in flight is the newcomer refused;
  * - a connection with more than `maxPipelined` requests awaiting replies is reset, and the rest of
  *   the requests already parsed from its buffer are dropped before they reach Fastify (one 64 KiB read
- *   can hold 3,000 pipelined GETs);
+ *   can hold 2,400 pipelined GETs);
  * - every second, a connection whose written bytes waited undrained past the send deadline is reset.
  * A refused connection is destroyed before any byte is read, as Node itself does past maxConnections.
  */
@@ -64,8 +66,14 @@ export class ConnectionGovernor {
     private readonly now: () => number,
   ) {}
 
+  /** The governor of a server it was installed on (metrics read its counts). */
+  static of(server: Server): ConnectionGovernor | undefined {
+    return GOVERNORS.get(server);
+  }
+
   static install(server: Server, policy: ConnectionPolicy, now: () => number = Date.now): ConnectionGovernor {
     const governor = new ConnectionGovernor(policy, now);
+    GOVERNORS.set(server, governor);
     server.maxConnections = policy.maxConnections + BACKSTOP_SLACK;
     server.on('connection', (socket: Socket) => governor.accept(socket));
     // The request listeners (Fastify's) are called through one that can drop the request: a listener

@@ -35,7 +35,8 @@ type PendingReply = ServerResponse | undefined;
 
 /** The reply Node is writing on `socket` now (the oldest in flight), if any. */
 function replyUnderWay(socket: Socket): PendingReply {
-  return (socket as Socket & { _httpMessage?: ServerResponse })._httpMessage;
+  // Node's own field: the response assigned to the socket, null once the last one detached.
+  return (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage ?? undefined;
 }
 
 /**
@@ -53,8 +54,8 @@ function refuseAfterPendingReplies(socket: Socket, error: DomainError): void {
     else refuseConnection(socket, error);
     return;
   }
-  // A client that half-closed gets its connection ended by Node right after its last reply
-  // (httpAllowHalfOpen, installNodeRefusals): the refusal goes out first.
+  // Node ends the connection right after a reply that closes it (`Connection: close`): the refusal
+  // goes out first.
   socket.destroySoon = () => refuseConnection(socket, error);
   const retry = (): void => void setImmediate(() => refuseAfterPendingReplies(socket, error));
   pending.once('finish', retry);
@@ -78,14 +79,9 @@ export function clientErrorHandler(limits: ParserLimits): (error: NodeClientErro
 
 /**
  * The Node-level events that answered without a body or not at all: an `Expect` other than
- * 100-continue (Node sent an empty 417), CONNECT (Node dropped the connection without a word), and a
- * client that half-closes after its request (`shutdown(SHUT_WR)`, as `nc -N` and scripts do): Node
- * aborted the request in flight and closed, so a write could be stored and never acknowledged; with
- * httpAllowHalfOpen its replies are sent first and the connection closes after the last one.
+ * 100-continue (Node sent an empty 417) and CONNECT (Node dropped the connection without a word).
  */
 export function installNodeRefusals(server: Server): void {
-  // Untyped but long-standing (Node's http server reads it in its socket 'end' handler since 0.x).
-  (server as Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
   server.on('checkExpectation', (request, response) =>
     sendRefusal(response, new ExpectationFailedError(String(request.headers.expect ?? ''))),
   );

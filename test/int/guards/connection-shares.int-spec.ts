@@ -1,6 +1,7 @@
 import { request, Server } from 'node:http';
 import { AddressInfo, Socket } from 'node:net';
 import { AppConfig } from '../../../src/config/app-config';
+import { ServiceMetrics } from '../../../src/metrics/service-metrics';
 import { openSocket } from '../../support/raw-http';
 import { TestApp } from '../../support/test-app';
 
@@ -74,7 +75,7 @@ describe('shares of the connection total, from many loopback addresses', () => {
 
   it('admits a newcomer’s /healthz and write at the total by closing the longest idle connection', async () => {
     // Given a total of 60 connections, 16 per address, filled by idle connections from many addresses
-    await start({ maxConnections: 60, maxConnectionsPerClient: 16 });
+    await start({ maxConnections: 60, maxConnectionsPerClient: 16, metricsPort: '0' });
     const addresses = await fill(60, 16);
     expect(await openConnections()).toBe(60);
     // (an address's share shrinks past half the total: more than 60/16 addresses were needed)
@@ -89,6 +90,14 @@ describe('shares of the connection total, from many loopback addresses', () => {
     expect(write.status).toBe(200);
     expect(await Promise.race([oldestClosed, pause(2000).then(() => false)])).toBe(true);
     expect(await openConnections()).toBeLessThanOrEqual(60);
+    // And the metrics say why connections were closed
+    const closed = await t
+      .get(ServiceMetrics)
+      .registry.getSingleMetricAsString('chat_connections_closed_total');
+    expect(closed).toMatch(/chat_connections_closed_total\{reason="shed_idle"\} [1-9]/);
+    expect(closed).toMatch(/chat_connections_closed_total\{reason="share"\} [1-9]/);
+    const open = await t.get(ServiceMetrics).registry.getSingleMetricAsString('chat_connections_open');
+    expect(open).toMatch(/chat_connections_open \d+/);
   }, 30_000);
 
   it('refuses an address past its share while the rest of the pool stays open to others', async () => {

@@ -1,4 +1,5 @@
 import { RoomHoldings } from '../../../src/access/room-holdings';
+import { clientNetwork } from '../../../src/access/client-network';
 
 describe('room holdings (who created which standing room)', () => {
   it('lists the standing rooms a client created, dropping names that no longer exist', () => {
@@ -34,5 +35,13 @@ describe('room holdings (who created which standing room)', () => {
     for (let i = 0; i < 100; i++) holdings.record(`client-${i}`, `refused-${i}`, exists);
     expect(holdings.size).toBeLessThanOrEqual(11);
     expect(holdings.held('a', exists)).toEqual(['kept']);
+  });
+});
+
+describe('client networks (the unit the room reserve counts)', () => {
+  it('is an IPv4 address’s /24, an IPv6 client’s /48, and anything else as it is', () => {
+    expect(clientNetwork('198.51.100.7')).toBe('198.51.100.0/24');
+    expect(clientNetwork('2001:db8:5:6::/64')).toBe('2001:db8:5::/48');
+    expect(clientNetwork('proxy-said-this')).toBe('proxy-said-this');
   });
 });
