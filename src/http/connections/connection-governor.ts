@@ -36,6 +36,10 @@ type RequestListener = (request: IncomingMessage, response: ServerResponse) => v
 
 const GOVERNORS = new WeakMap<Server, ConnectionGovernor>();
 
+/** The connection a response answers on, kept on the response (the socket is detached by 'close'). */
+const ANSWERING = Symbol('agent-chat.answering');
+type Answering = ServerResponse & { [ANSWERING]?: TrackedConnection };
+
 /**
  * Every connection of the public server, from accept to close (issues 18 and 24):
  * - at accept, an address past its share of the pool is refused (clientShare); at the total, the
@@ -61,10 +65,20 @@ export class ConnectionGovernor {
   private reported = 0;
   private lastSummary = 0;
 
+  /** A reply finished (or its connection closed): its connection may be idle again. One function for
+   * every response (it is `this`), so the hot path adds no closure per request. */
+  private readonly onResponseClose: (this: Answering) => void;
+
   private constructor(
     private readonly policy: ConnectionPolicy,
     private readonly now: () => number,
-  ) {}
+  ) {
+    const table = this.table;
+    this.onResponseClose = function onResponseClose(this: Answering): void {
+      const tracked = this[ANSWERING];
+      if (tracked !== undefined) table.requestEnded(tracked, now());
+    };
+  }
 
   /** The governor of a server it was installed on (metrics read its counts). */
   static of(server: Server): ConnectionGovernor | undefined {
@@ -82,7 +96,7 @@ export class ConnectionGovernor {
     server.removeAllListeners('request');
     server.on('request', (request: IncomingMessage, response: ServerResponse) => {
       if (!governor.admitRequest(request, response)) return;
-      for (const listener of listeners) listener.call(server, request, response);
+      for (let i = 0; i < listeners.length; i++) listeners[i].call(server, request, response);
     });
     const sweep = setInterval(() => governor.sweep(), SWEEP_MS);
     sweep.unref();
@@ -125,7 +139,9 @@ export class ConnectionGovernor {
       this.reset(tracked, 'pipelined');
       return false;
     }
-    response.once('close', () => this.table.requestEnded(tracked, this.now()));
+    // One shared listener, the connection kept on the response: no closure per request on the hot path.
+    (response as Answering)[ANSWERING] = tracked;
+    response.on('close', this.onResponseClose);
     return true;
   }
 
