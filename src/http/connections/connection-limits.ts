@@ -34,16 +34,18 @@ export interface ConnectionCaps {
 
 /**
  * How many connections one client address may hold while `open` connections are open (issue 24 item
- * 7): its whole per-client cap while fewer than half the total are open; past half, its share of what
- * is free, `max(1, floor(perClient × free / (total / 2)))`, shrinking to one as the pool fills. So a
- * few addresses cannot take the pool (74 filled 18,720 before; about 300 are needed now), and near the
- * cap only an address holding none is admitted — by shedding the longest idle connection if need be
- * (ConnectionGovernor). Behind a trusted proxy every connection is the proxy's: no share applies.
+ * 7): its whole per-client cap (never more than half the total) while fewer than half the total are
+ * open; past half, its share of what is free, `max(1, floor(cap × free / (total / 2)))`, shrinking to
+ * one as the pool fills. So a few addresses cannot take the pool (74 filled 18,720 before; about 300
+ * are needed now), and near the total only an address holding none is admitted — by shedding the
+ * longest idle connection if need be (ConnectionGovernor). Behind a trusted proxy every connection is
+ * the proxy's: no share applies.
  */
 export function clientShare(caps: ConnectionCaps, open: number): number {
   const { maxConnections: total, maxConnectionsPerClient: perClient } = caps;
   if (!Number.isFinite(perClient)) return Infinity;
   const half = total / 2;
-  if (open < half) return perClient;
-  return Math.min(perClient, Math.max(1, Math.floor((perClient * (total - open)) / half)));
+  const cap = Math.min(perClient, Math.ceil(half));
+  if (open < half) return cap;
+  return Math.max(1, Math.floor((cap * (total - open)) / half));
 }

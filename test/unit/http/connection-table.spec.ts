@@ -22,6 +22,9 @@ describe('client shares of the connection total', () => {
     expect(clientShare(caps, 18_700)).toBe(1);
     expect(clientShare(caps, 18_720)).toBe(1);
     expect(clientShare({ ...caps, maxConnectionsPerClient: Infinity }, 18_720)).toBe(Infinity);
+    // a per-client cap above half the total is held to half: one address never takes the pool
+    expect(clientShare({ maxConnections: 64, maxConnectionsPerClient: 256 }, 0)).toBe(32);
+    expect(clientShare({ maxConnections: 64, maxConnectionsPerClient: 256 }, 48)).toBe(16);
   });
 
   it('needs hundreds of addresses to fill the total, where 74 did before', () => {
