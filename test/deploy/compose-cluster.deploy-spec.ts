@@ -125,6 +125,11 @@ describe('compose cluster (deploy/compose/compose.yaml)', () => {
     expect(stream?.config.num_replicas).toBe(3);
     expect(stream?.cluster.replicas).toHaveLength(2);
 
+    // The nodes' kernel holds at most 128 KiB of a reply a client does not read.
+    expect(
+      await podmanOk(['exec', `${project}_chat-2_1`, 'cat', '/proc/sys/net/ipv4/tcp_notsent_lowat']),
+    ).toBe('131072');
+
     const prometheus = `http://127.0.0.1:${env.PROMETHEUS_PORT}`;
     const until = Date.now() + 90_000;
     let up: string[] = [];

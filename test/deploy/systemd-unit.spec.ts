@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { RESERVED_DESCRIPTORS } from '../../src/http/connection-limits';
+import { RESERVED_DESCRIPTORS } from '../../src/http/connections/connection-limits';
 
 const ROOT = join(__dirname, '..', '..');
 const UNIT = join(ROOT, 'deploy', 'systemd', 'agent-chat.service');
