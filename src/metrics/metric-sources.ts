@@ -27,6 +27,8 @@ export function attachMetricSources(app: INestApplication): void {
     rooms: () => rooms.liveRooms,
     notes: () => notes.totalNotes,
     noteBytes: () => notes.totalBytes,
+    logWritable: () => (log.writeFault?.() === undefined ? 1 : 0),
+    logBacklog: () => log.backlog?.() ?? 0,
     connections: () =>
       governor === undefined
         ? null

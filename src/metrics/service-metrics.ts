@@ -8,6 +8,10 @@ export interface MetricSources {
   rooms(): number;
   notes(): number;
   noteBytes(): number;
+  /** 1 while the event log takes appends, 0 while it refuses them (a poisoned log, NATS unreachable). */
+  logWritable(): number;
+  /** Records the shared log holds that this node has not received yet (nats backend; 0 on file). */
+  logBacklog(): number;
   /** The public server's connections (src/http/connections), or null where none is governed. */
   connections(): ConnectionFigures | null;
 }
@@ -146,6 +150,14 @@ export class ServiceMetrics {
     gauge('chat_rooms', 'Live rooms.', (s) => s.rooms());
     gauge('chat_notes', 'Stored notes.', (s) => s.notes());
     gauge('chat_note_bytes', 'UTF-8 bytes of all note values.', (s) => s.noteBytes());
+    gauge('chat_log_writable', '1 while the event log takes appends, 0 while it refuses them.', (s) =>
+      s.logWritable(),
+    );
+    gauge(
+      'chat_log_backlog_records',
+      'Records the shared log (NATS stream) holds that this node has not received yet.',
+      (s) => s.logBacklog(),
+    );
   }
 
   /** Connects the gauges to the live read models (once the application is built). */
