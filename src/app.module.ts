@@ -22,6 +22,7 @@ import { WriteModule } from './write/write.module';
 import { RoomsModule } from './rooms/rooms.module';
 import { RoomWriteModel } from './rooms/room-write.model';
 import { MetricsModule } from './metrics/metrics.module';
+import { TracingModule } from './tracing/tracing.module';
 import { HumansModule } from './humans/humans.module';
 import { StatsModule } from './stats/stats.module';
 import { StreamsModule } from './streams/streams.module';
@@ -48,6 +49,7 @@ export class AppModule {
         AccessModule,
         IdentityModule,
         MetricsModule,
+        TracingModule,
         LogModule.forRoot(),
         ProjectionsModule,
         WriteModule,

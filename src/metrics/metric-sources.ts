@@ -1,4 +1,5 @@
 import { INestApplication } from '@nestjs/common';
+import { Server } from 'node:http';
 import { StreamSlots } from '../access/stream-slots';
 import { WaitSlots } from '../access/wait-slots';
 import { EventLog } from '../log/event-log';
@@ -7,6 +8,7 @@ import { NotesProjection } from '../notes/notes.projection';
 import { CheckpointService } from '../projections/checkpoint.service';
 import { ProjectionRunner } from '../projections/projection-runner';
 import { RoomsProjection } from '../rooms/rooms.projection';
+import { ConnectionGovernor } from '../http/connections/connection-governor';
 import { MetricSources, ServiceMetrics } from './service-metrics';
 
 /** Points the scrape-time gauges at the live read models of a built application. */
@@ -18,6 +20,7 @@ export function attachMetricSources(app: INestApplication): void {
   const streams = app.get(StreamSlots);
   const rooms = app.get(RoomsProjection);
   const notes = app.get(NotesProjection);
+  const governor = ConnectionGovernor.of(app.getHttpServer() as Server);
   const startedAt = Date.now(); // the state at start was a checkpoint plus a replay
   const sources: MetricSources = {
     projectionLag: () => Math.max(0, log.committedHead() - runner.nextOffset),
@@ -27,6 +30,22 @@ export function attachMetricSources(app: INestApplication): void {
     rooms: () => rooms.liveRooms,
     notes: () => notes.totalNotes,
     noteBytes: () => notes.totalBytes,
+    logWritable: () => (log.writeFault?.() === undefined ? 1 : 0),
+    logBacklog: () => log.backlog?.() ?? 0,
+    connections: () =>
+      governor === undefined
+        ? null
+        : {
+            open: governor.open,
+            idle: governor.idle,
+            closed: {
+              share: governor.counts.refusedShare,
+              full: governor.counts.refusedFull,
+              shed_idle: governor.counts.shedIdle,
+              send_deadline: governor.counts.sendDeadline,
+              pipelined: governor.counts.pipelined,
+            },
+          },
   };
   app.get(ServiceMetrics).attach(sources);
 }

@@ -33,10 +33,7 @@ describe('two nodes on one JetStream stream: streams resume across nodes, retrie
       CHAT_NATS_STREAM: stream,
       CHAT_DUPE_FILTER_SECONDS: '0',
     });
-    // Started on a loaded machine (the suite's other engineers): transpiling on the fly can take a while.
-    nodes = await Promise.all(
-      dirs.map((dir) => ServiceProcess.start(env(dir.path), { startTimeoutMs: 90_000 })),
-    );
+    nodes = await Promise.all(dirs.map((dir) => ServiceProcess.start(env(dir.path))));
   }, 120_000);
 
   afterAll(async () => {

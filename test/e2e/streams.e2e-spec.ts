@@ -219,4 +219,30 @@ describe('event streams (SSE) on a real port: format, caps, refusals, heartbeats
     }
     expect(resumed.events.filter((e) => e.event === 'gap')).toEqual([]);
   }, 120_000);
+
+  it('ends a stream whose client takes nothing before the send deadline would reset it', async () => {
+    await start({ streamBufferKb: 65_536, sendDeadlineSeconds: 8 }); // a buffer too large to trip first
+    const stuck = await stream('/r/stuck/sse');
+    await stuck.until(() => stuck.events.length === 1);
+    stuck.pause();
+    const text = 'é'.repeat(4000);
+    const slots = t.get(StreamSlots);
+    const written = Date.now();
+    for (let i = 0; i < 3000 && slots.inUse > 0; i += 8) {
+      await Promise.all(
+        Array.from({ length: 8 }, (_, k) =>
+          fetch(`${base}/r/stuck`, {
+            method: 'POST',
+            body: JSON.stringify({ from: 'f', text: `${i + k} ${text}` }),
+          }),
+        ),
+      );
+      if (Date.now() - written > 2000) await new Promise((r) => setTimeout(r, 200)); // then stop writing
+    }
+    expect(slots.inUse).toBe(0); // ended itself at half the deadline, not by the reset
+    stuck.resume();
+    await stuck.until(() => stuck.ended);
+    const last = stuck.events[stuck.events.length - 1];
+    expect([last.event, (JSON.parse(last.data) as { reason: string }).reason]).toEqual(['closed', 'stalled']);
+  }, 120_000);
 });

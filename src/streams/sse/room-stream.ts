@@ -20,10 +20,12 @@ export interface StreamLimits {
   /** Bytes the client may leave untaken before a live stream is closed as too slow. */
   readonly bufferBytes: number;
   readonly heartbeatSeconds: number;
+  /**
+   * A stream whose client took nothing for this long is ended with a `closed` event: half the send
+   * deadline, so it ends in its own words before the connection governor resets the connection.
+   */
+  readonly stallMs: number;
 }
-
-/** A stream that took nothing for this long is ended (before the connection's send deadline cuts it). */
-export const STALL_MS = 20_000;
 
 /**
  * One event stream over one or more rooms: where its reader stands in each room, and the loop that
@@ -38,7 +40,7 @@ export const STALL_MS = 20_000;
  * is written as soon as it is applied, without waiting; when the bytes the client has not taken would
  * pass the buffer bound, the stream is closed with a `closed` event (`slow_consumer`), and the client's
  * reconnect with Last-Event-ID catches up again, paced. Either phase ends a stream whose client took
- * nothing for STALL_MS.
+ * nothing for `stallMs` (`stalled`).
  */
 export class RoomStream implements ChangeListener {
   private readonly index = new Map<string, number>();
@@ -47,8 +49,6 @@ export class RoomStream implements ChangeListener {
   private pumping = false;
   private live = false;
   private ended = false;
-  /** When the client was first seen taking nothing while bytes waited (null: it is keeping up). */
-  private stalledSince: number | null = null;
   private readonly highWater: number;
   private readonly chunk: { readonly maxRecords: number; readonly maxBytes: number };
 
@@ -92,15 +92,13 @@ export class RoomStream implements ChangeListener {
   /** Called about once a second: a comment on a stream quiet for a heartbeat; the end of a stalled one. */
   tick(now: number): void {
     if (this.ended) return;
-    if (!this.sink.stalledSinceLastLook()) this.stalledSince = null;
-    else if (this.stalledSince === null) this.stalledSince = now;
-    else if (now - this.stalledSince >= STALL_MS) return this.close('stalled');
+    if (this.sink.stalledMs(now) >= this.limits.stallMs) return this.close('stalled');
     if (this.sink.idleMs(now) >= this.limits.heartbeatSeconds * 1000 - 500) this.sink.write(HEARTBEAT_FRAME);
   }
 
   close(reason: CloseReason): void {
     if (this.ended) return;
-    this.sink.end(closedFrame(reason), reason === 'shutdown' ? 1000 : STALL_MS);
+    this.sink.end(closedFrame(reason), reason === 'shutdown' ? 1000 : this.limits.stallMs);
     this.finish();
   }
 

@@ -1,13 +1,14 @@
 import { ServerResponse } from 'node:http';
+import { sendBacklog } from '../../http/connections/send-deadline';
 
 /**
  * The raw response of one event stream, with what a stream needs to know about its client: how many
- * bytes it was handed and has not taken yet (Node's buffer and the socket's), whether it made progress
- * since the last look, and a way to wait until it took what it has.
+ * bytes it was handed and has not taken yet (Node's buffer and the socket's), how long the oldest of
+ * them has waited (the connection governor's send-deadline bookkeeping), and a way to wait until it
+ * took what it has.
  */
 export class SseSink {
   private lastWrite = Date.now();
-  private progressMark = -1;
 
   constructor(private readonly res: ServerResponse) {}
 
@@ -58,16 +59,12 @@ export class SseSink {
   }
 
   /**
-   * Whether the client took nothing since the previous call while bytes waited for it (the socket's
-   * count of bytes handed to the kernel did not move): called once per heartbeat tick.
+   * Milliseconds the oldest byte written to this stream has waited for its client (0 while it keeps
+   * up), as the send deadline measures it (src/http/connections/send-deadline.ts).
    */
-  stalledSinceLastLook(): boolean {
+  stalledMs(now: number): number {
     const socket = this.res.socket;
-    // bytesWritten counts what the socket still buffers too: what the kernel took is the difference.
-    const taken = socket === null ? 0 : socket.bytesWritten - socket.writableLength;
-    const stalled = this.buffered > 0 && taken === this.progressMark;
-    this.progressMark = taken;
-    return stalled;
+    return socket === null ? 0 : sendBacklog(socket, now).stalledMs;
   }
 
   /** Ends the response after `last`; a client that never takes it is cut after `graceMs`. */

@@ -49,6 +49,7 @@ export class StreamService {
           {
             bufferBytes: this.config.streamBufferKb * 1024,
             heartbeatSeconds: this.config.streamHeartbeatSeconds,
+            stallMs: (this.config.sendDeadlineSeconds * 1000) / 2,
           },
           () => {
             unsubscribe();
