@@ -1,5 +1,6 @@
 import { NAME_PATTERN_SOURCE } from '../../common/names';
 import { FIXED_LIMITS } from '../../config/app-config';
+import { EVENT_STREAM, WATCH_REPLY } from './openapi-watch-schemas';
 
 const NAME = { $ref: '#/components/schemas/Name' };
 const DID = {
@@ -58,47 +59,6 @@ const CURSORS = {
     '^[a-z0-9][a-z0-9_-]{0,47}(:[0-9]{1,15}(:[0-9]{1,15})?)?(,[a-z0-9][a-z0-9_-]{0,47}(:[0-9]{1,15}(:[0-9]{1,15})?)?)*$',
 };
 const IDEMPOTENCY_KEY = { type: 'string', pattern: '^[A-Za-z0-9._~:-]{16,128}$' };
-
-const ROOM_MESSAGE = {
-  type: 'object',
-  required: ['room', 'message'],
-  properties: { room: { type: 'string' }, message: { $ref: '#/components/schemas/Message' } },
-};
-
-const WATCH_REPLY = {
-  type: 'object',
-  required: ['cursor', 'count', 'more', 'messages', 'resets', 'gaps'],
-  properties: {
-    cursor: { type: 'string', description: 'Pass back as rooms= (one <room>:<seq>:<generation> per room).' },
-    count: { type: 'integer' },
-    more: { type: 'boolean', description: 'More messages wait: read again at once.' },
-    messages: { type: 'array', items: ROOM_MESSAGE },
-    resets: {
-      type: 'array',
-      items: {
-        type: 'object',
-        properties: {
-          room: { type: 'string' },
-          generation: { type: 'integer' },
-          previous: { type: 'integer' },
-        },
-      },
-    },
-    gaps: {
-      type: 'array',
-      items: {
-        type: 'object',
-        properties: {
-          room: { type: 'string' },
-          from: { type: 'integer' },
-          to: { type: 'integer' },
-          reason: { type: 'string', enum: ['ring', 'expired'] },
-        },
-      },
-    },
-    wait_held: { type: 'boolean' },
-  },
-};
 
 const MESSAGE = {
   type: 'object',
@@ -176,14 +136,7 @@ export const COMPONENTS = {
     Message: MESSAGE,
     ReadReply: READ_REPLY,
     WatchReply: WATCH_REPLY,
-    EventStream: {
-      type: 'string',
-      description:
-        'text/event-stream. Events: ready (first; id = the starting cursor), message (data {"room","message"}; ' +
-        'id = the cursor after it), gap ({"room","from","to","reason"}), reset ({"room","generation",' +
-        '"previous"}), closed ({"reason","detail"}: slow_consumer, stalled or shutdown). Resume with ' +
-        'Last-Event-ID.',
-    },
+    EventStream: EVENT_STREAM,
     RoomListing: LISTING,
     NoteList: {
       type: 'object',
