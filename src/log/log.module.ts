@@ -13,7 +13,11 @@ import { LogLifecycle } from './log-lifecycle';
 /** Opens the event log backend (recovering its tail) before anything that reads or writes it starts. */
 async function openLog(config: AppConfig, observer: CommitObserver = IGNORE_COMMITS): Promise<EventLog> {
   const logger = new Logger('EventLog');
-  const sink = { log: (m: string) => logger.log(m), warn: (m: string) => logger.warn(m) };
+  const sink = {
+    log: (m: string) => logger.log(m),
+    warn: (m: string) => logger.warn(m),
+    error: (m: string) => logger.error(m),
+  };
   const log: EventLog =
     config.logBackend === 'nats'
       ? new JetStreamEventLog(natsLogOptionsFrom(config, sink))

@@ -22,7 +22,9 @@ export interface HealthReport {
  *
  * Readiness (`readiness`, /readyz): liveness plus what should only take the node out of a load
  * balancer's rotation for a while — read models lagging the log by more than CHAT_READY_MAX_LAG
- * records (a node catching up after a start or another node's burst).
+ * records (a node catching up after a start or another node's burst), and a log that refuses writes
+ * for a reason a restart would not cure (the nats backend: NATS connection lost, the stream being
+ * verified after a reconnect).
  */
 @Injectable()
 export class ServiceHealth {
@@ -48,6 +50,8 @@ export class ServiceHealth {
   readiness(): HealthReport {
     const { projectionLag, problems } = this.report();
     const reasons = [...problems];
+    const unavailable = this.log.unavailable?.();
+    if (unavailable) reasons.push(`event log refuses writes for now: ${unavailable.message}`);
     if (projectionLag > this.config.readyMaxLag) {
       reasons.push(
         `catching up: ${projectionLag} log records not applied yet (ready at ${this.config.readyMaxLag} or fewer, CHAT_READY_MAX_LAG)`,

@@ -1,0 +1,106 @@
+import { crc32 } from 'node:zlib';
+import { StreamForkedError } from './nats-log.errors';
+
+/** How many delivered records' checksums are kept to check an acknowledgement that raced the tail. */
+const RECENT = 4096;
+
+/** One record as this node applied it: where, on which subject, and a checksum of its payload. */
+export interface AppliedRecord {
+  readonly seq: number;
+  readonly subject: string;
+  readonly crc: number;
+}
+
+/** What the stream says now (stream info and one stored message), for a check. */
+export interface StreamView {
+  readonly firstSeq: number;
+  readonly lastSeq: number;
+  /** The stored record at `seq`, or null when the stream holds none there. */
+  record(seq: number): Promise<{ readonly subject: string; readonly data: Uint8Array } | null>;
+}
+
+export const checksum = (data: Uint8Array): number => crc32(data);
+
+/**
+ * Never fork (issue 26): this node's read models are the fold of the records it applied, so the
+ * stream must still hold exactly those. The guard keeps the last applied record and the checksums of
+ * the recent ones, and declares a fork — sticky until an operator acts and the node restarts — when
+ * - the stream's last sequence is below the last record this node applied (the stream was rewound:
+ *   a store restored from an older copy, a replica that missed writes elected leader);
+ * - the stream's record at that sequence is not the one this node applied (rewound, then refilled);
+ * - NATS acknowledges one of this node's writes at a sequence where this node applied another record;
+ * - a precondition fails with a last sequence below one this node knows for that scope.
+ * The log then stops applying and refuses every write; /healthz and /readyz say why.
+ */
+export class StreamGuard {
+  private last: AppliedRecord | undefined;
+  private readonly recent = new Map<number, number>();
+  private forked: StreamForkedError | undefined;
+
+  constructor(
+    private readonly stream: string,
+    private readonly onFork: (error: StreamForkedError) => void,
+  ) {}
+
+  get fork(): StreamForkedError | undefined {
+    return this.forked;
+  }
+
+  /** The last record applied (start-up: the stream's last record when the node opened it). */
+  get reference(): AppliedRecord | undefined {
+    return this.last;
+  }
+
+  /** The tail delivered (and the read models applied) this record. */
+  applied(record: AppliedRecord): void {
+    this.last = record;
+    this.recent.set(record.seq, record.crc);
+    if (this.recent.size > RECENT) this.recent.delete(this.recent.keys().next().value!);
+  }
+
+  /** Compares the stream with what this node applied; a failure to ask is no verdict. */
+  async check(view: StreamView): Promise<void> {
+    const last = this.last;
+    if (this.forked || last === undefined) return;
+    if (view.lastSeq < last.seq) {
+      return this.declare(
+        `its last sequence is ${view.lastSeq}, but this node applied records up to ${last.seq}`,
+      );
+    }
+    if (last.seq < view.firstSeq) return; // trimmed below what this node applied: nothing to compare
+    const stored = await view.record(last.seq);
+    if (this.forked || this.last !== last) return; // moved on meanwhile: the next check compares anew
+    if (stored === null)
+      return this.declare(`it no longer holds record ${last.seq}, which this node applied`);
+    if (stored.subject !== last.subject || checksum(stored.data) !== last.crc) {
+      return this.declare(`its record ${last.seq} is not the one this node applied (${last.subject})`);
+    }
+  }
+
+  /**
+   * NATS stored this node's messages at `firstSeq`… A sequence this node already applied must hold
+   * that very message (the tail can deliver a write before its acknowledgement arrives).
+   */
+  acknowledged(firstSeq: number, payloads: readonly Buffer[]): void {
+    const applied = this.last?.seq ?? 0;
+    for (let i = 0; i < payloads.length && firstSeq + i <= applied; i++) {
+      const crc = this.recent.get(firstSeq + i);
+      if (crc === undefined || crc !== checksum(payloads[i])) {
+        return this.declare(
+          `it stored a write of this node at ${firstSeq + i}, where this node applied another record`,
+        );
+      }
+    }
+  }
+
+  /** A precondition failed with `actual` as the scope's last sequence, below the `expected` this node knows. */
+  regressed(scope: string, expected: number, actual: number): void {
+    this.declare(`the last record of ${scope} is ${actual}, but this node applied or wrote ${expected}`);
+  }
+
+  private declare(what: string): void {
+    if (this.forked) return;
+    this.forked = new StreamForkedError(this.stream, what);
+    this.onFork(this.forked);
+  }
+}
