@@ -24,6 +24,7 @@ import { RoomWriteModel } from './rooms/room-write.model';
 import { MetricsModule } from './metrics/metrics.module';
 import { HumansModule } from './humans/humans.module';
 import { StatsModule } from './stats/stats.module';
+import { RuntimeModule } from './runtime/runtime.module';
 
 export interface AppModuleOptions {
   readonly config: Readonly<AppConfig>;
@@ -46,6 +47,7 @@ export class AppModule {
         ScheduleModule.forRoot(),
         AccessModule,
         IdentityModule,
+        RuntimeModule,
         MetricsModule,
         LogModule.forRoot(),
         ProjectionsModule,

@@ -77,4 +77,5 @@ export const KNOBS: readonly Knob[] = [
   { env: 'CHAT_NATS_DUPLICATE_WINDOW_SECONDS', field: 'natsDuplicateWindowSeconds', kind: 'int' },
   { env: 'CHAT_NATS_TIMEOUT_MS', field: 'natsTimeoutMs', kind: 'int' },
   { env: 'CHAT_READY_MAX_LAG', field: 'readyMaxLag', kind: 'int' },
+  { env: 'CHAT_EVENT_LOOP_STALL_MS', field: 'eventLoopStallMs', kind: 'int' },
 ];

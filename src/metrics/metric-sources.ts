@@ -7,6 +7,8 @@ import { CheckpointService } from '../projections/checkpoint.service';
 import { ProjectionRunner } from '../projections/projection-runner';
 import { RoomsProjection } from '../rooms/rooms.projection';
 import { MetricSources, ServiceMetrics } from './service-metrics';
+import { EventLoopWatchService } from '../runtime/event-loop-watch.service';
+import { StreamForkedError } from '../log/nats/nats-log.errors';
 
 /** Points the scrape-time gauges at the live read models of a built application. */
 export function attachMetricSources(app: INestApplication): void {
@@ -16,6 +18,7 @@ export function attachMetricSources(app: INestApplication): void {
   const slots = app.get(WaitSlots);
   const rooms = app.get(RoomsProjection);
   const notes = app.get(NotesProjection);
+  const loop = app.get(EventLoopWatchService);
   const startedAt = Date.now(); // the state at start was a checkpoint plus a replay
   const sources: MetricSources = {
     projectionLag: () => Math.max(0, log.committedHead() - runner.nextOffset),
@@ -24,6 +27,8 @@ export function attachMetricSources(app: INestApplication): void {
     rooms: () => rooms.liveRooms,
     notes: () => notes.totalNotes,
     noteBytes: () => notes.totalBytes,
+    eventLoopStalls: () => loop.stalls,
+    logForked: () => (log.writeFault?.() instanceof StreamForkedError ? 1 : 0),
   };
   app.get(ServiceMetrics).attach(sources);
 }

@@ -8,6 +8,10 @@ export interface MetricSources {
   rooms(): number;
   notes(): number;
   noteBytes(): number;
+  /** Event-loop stalls since start (src/runtime). */
+  eventLoopStalls(): number;
+  /** 1 while the shared log's history is not the one this node applied (it refuses writes), else 0. */
+  logForked(): number;
 }
 
 const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10];
@@ -77,6 +81,11 @@ export class ServiceMetrics {
     buckets: BATCH_BUCKETS,
     registers: [this.registry],
   });
+  readonly conflictRetries = new Counter({
+    name: 'chat_write_conflict_retries_total',
+    help: 'Writes decided again because another node wrote to the same room or note first (nats backend).',
+    registers: [this.registry],
+  });
   readonly checkpointSeconds = new Histogram({
     name: 'chat_checkpoint_duration_seconds',
     help: 'Time to write one checkpoint (log sync, ring sync, snapshot file).',
@@ -115,6 +124,22 @@ export class ServiceMetrics {
     gauge('chat_rooms', 'Live rooms.', (s) => s.rooms());
     gauge('chat_notes', 'Stored notes.', (s) => s.notes());
     gauge('chat_note_bytes', 'UTF-8 bytes of all note values.', (s) => s.noteBytes());
+    gauge(
+      'chat_log_forked',
+      '1 while the NATS stream does not hold the history this node applied (writes refused), else 0.',
+      (s) => s.logForked(),
+    );
+    let stallsCounted = 0;
+    new Counter({
+      name: 'chat_event_loop_stalls_total',
+      help: 'Times the event loop was blocked longer than CHAT_EVENT_LOOP_STALL_MS.',
+      registers: [this.registry],
+      collect() {
+        const now = sources()?.eventLoopStalls() ?? stallsCounted;
+        if (now > stallsCounted) this.inc(now - stallsCounted);
+        stallsCounted = now;
+      },
+    });
   }
 
   /** Connects the gauges to the live read models (once the application is built). */
