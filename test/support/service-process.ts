@@ -40,7 +40,9 @@ export class ServiceProcess {
         ...GENEROUS_BUDGETS,
         ...env,
       },
-      timeoutMs: 20_000,
+      // Generous: on a shared 2-core machine under load, transpiling and loading the modules alone
+      // has taken 12 s (and two nodes start at once).
+      timeoutMs: 60_000,
     });
     return new ServiceProcess(child, url);
   }
