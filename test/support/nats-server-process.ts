@@ -1,5 +1,5 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { connect } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { natsServerBinary } from './nats-binary';
 
 /** One private nats-server with JetStream (never the shared one on 4222), on loopback ports the test owns. */
@@ -20,6 +20,18 @@ async function accepting(port: number): Promise<boolean> {
     });
     socket.once('error', () => resolve(false));
   });
+}
+
+/**
+ * A loopback port the kernel just handed out and nobody listens on (bound, then released): for
+ * servers that must come back on the same port after a restart, where `-p -1` would move them.
+ */
+export async function freeLoopbackPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
 }
 
 /** A nats-server child process; `kill9` and `start` again (same store) simulate a crash and a restart. */
