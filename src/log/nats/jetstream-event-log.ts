@@ -245,8 +245,10 @@ export class JetStreamEventLog implements EventLog {
   }
 
   /** The tail delivered records (any node's) and the verifier let them through: apply them. */
-  private apply(records: readonly TailRecord[]): void {
-    if (records.length === 0 || this.guard.fork) return;
+  private apply(delivered: readonly TailRecord[]): void {
+    if (this.guard.fork) return;
+    const records = this.sound(delivered);
+    if (records.length === 0) return;
     this.committedNext = records[records.length - 1].offset + 1;
     for (const record of records) {
       const seq = record.offset + 1;
@@ -261,6 +263,26 @@ export class JetStreamEventLog implements EventLog {
         this.options.logger?.warn(`commit listener threw: ${(error as Error).message}`);
       }
     }
+  }
+
+  /**
+   * The records up to the first whose precondition did not hold where the stream put it (checked
+   * when this node knows the scope's last record); at that one the guard declares a fork, and nothing
+   * from it on is applied.
+   */
+  private sound(records: readonly TailRecord[]): readonly TailRecord[] {
+    const last = new Map<string, number>();
+    for (const [i, record] of records.entries()) {
+      const scope = this.layout.scopeOf(record.subject);
+      if (scope === undefined) continue;
+      const before = last.get(scope) ?? this.heads.lastDelivered(scope);
+      if (record.expected !== undefined && before !== undefined && before !== record.expected) {
+        this.guard.unsound(scope, record.offset + 1, record.expected, before);
+        return records.slice(0, i);
+      }
+      last.set(scope, record.offset + 1);
+    }
+    return records;
   }
 
   private connectionChanged(lost: LogUnavailableError | undefined): void {

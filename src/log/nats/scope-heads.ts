@@ -33,6 +33,11 @@ export class ScopeHeads {
     return seen;
   }
 
+  /** The last record of `scope` the tail delivered (or a lookup found applied), if this node knows it. */
+  lastDelivered(scope: string): number | undefined {
+    return this.delivered.get(scope);
+  }
+
   /** The tail delivered (and the read models applied) record `seq` of `scope`, or a lookup found it. */
   deliver(scope: string, seq: number): void {
     const own = this.acknowledged.get(scope);

@@ -93,6 +93,20 @@ export class StreamGuard {
     }
   }
 
+  /**
+   * The stream holds record `seq`, written on the precondition that `scope`'s last record was
+   * `expected`, where this node applied `actual` as that scope's last record before it: the stream
+   * took two writes decided against the same state (nats-server checks a clustered precondition when
+   * the leader proposes a write, not when it is applied; a write proposed by a leader that died can be
+   * applied after one its successor took). Folding both would fork what the nodes show.
+   */
+  unsound(scope: string, seq: number, expected: number, actual: number): void {
+    this.declare(
+      `its record ${seq} of ${scope} was written against record ${expected}, but that scope's last record ` +
+        `before it is ${actual} (two writes decided against the same state)`,
+    );
+  }
+
   /** A precondition failed with `actual` as the scope's last sequence, below the `expected` this node knows. */
   regressed(scope: string, expected: number, actual: number): void {
     this.declare(`the last record of ${scope} is ${actual}, but this node applied or wrote ${expected}`);

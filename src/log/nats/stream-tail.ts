@@ -1,10 +1,14 @@
 import { ConsumerMessages, DeliverPolicy, JetStreamClient } from '@nats-io/jetstream';
 import { LogRecord } from '../event-log';
 
-/** A delivered record and the subject it was stored on (its scope). */
+/** A delivered record, the subject it was stored on (its scope) and the precondition it carried. */
 export interface TailRecord extends LogRecord {
   readonly subject: string;
+  /** Its Nats-Expected-Last-Subject-Sequence: the scope's last record its writer decided against. */
+  readonly expected?: number;
 }
+
+const EXPECTED = 'Nats-Expected-Last-Subject-Sequence';
 import { offsetOf, seqOf } from './stream-reader';
 
 export interface TailOptions {
@@ -173,7 +177,8 @@ export class StreamTail {
         // or a late record from the old one could skip `next` past records the new one is sending.
         if (this.messages !== messages) return;
         this.pending = message.info.pending;
-        this.take(offsetOf(message.seq), message.subject, message.data);
+        const expected = message.headers?.get(EXPECTED);
+        this.take(offsetOf(message.seq), message.subject, message.data, expected ? Number(expected) : undefined);
       }
     } catch (error) {
       this.options.warn(`stream tail interrupted: ${(error as Error).message}`);
@@ -181,11 +186,11 @@ export class StreamTail {
     if (this.messages === messages && !this.stopped) void this.reopen();
   }
 
-  private take(offset: number, subject: string, data: Uint8Array): void {
+  private take(offset: number, subject: string, data: Uint8Array, expected: number | undefined): void {
     this.progressed = true;
     if (offset < this.next) return;
     this.next = offset + 1;
-    this.batch.push({ offset, subject, payload: Buffer.from(data) });
+    this.batch.push({ offset, subject, payload: Buffer.from(data), expected });
     if (this.scheduled) return;
     this.scheduled = true;
     setImmediate(() => {
