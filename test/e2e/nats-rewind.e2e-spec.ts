@@ -110,7 +110,9 @@ describe('a stream rewound under a running node (an older copy of the store rest
     expect(rewoundTo).toBeLessThan(appliedSeq);
 
     const refusal = await forkReported(node!);
-    expect(refusal).toContain(`its last sequence is ${rewoundTo}, but this node applied records up to ${appliedSeq}`);
+    expect(refusal).toContain(
+      `its last sequence is ${rewoundTo}, but this node applied records up to ${appliedSeq}`,
+    );
     for (const probe of ['/healthz', '/readyz']) {
       const reply = await fetch(node!.url(probe));
       expect(reply.status).toBe(503);
@@ -131,7 +133,11 @@ describe('a stream rewound under a running node (an older copy of the store rest
     await nats.kill9();
     restoreOlderCopy();
     // The older copy comes back first on another port, where something else writes to it.
-    const elsewhere = new NatsServerProcess({ name: 'rewind', port: await freeLoopbackPort(), storeDir: store.path });
+    const elsewhere = new NatsServerProcess({
+      name: 'rewind',
+      port: await freeLoopbackPort(),
+      storeDir: store.path,
+    });
     await elsewhere.start();
     const nc = await connect({ servers: elsewhere.url });
     try {

@@ -17,7 +17,13 @@ function legacyEvents(): ChatEvent[] {
     { type: 'room.created', room: 'lobby', generation: 1, at: AT },
     { type: 'room.created', room: 'events', generation: 1, at: AT },
     { type: 'message.appended', room: 'events', seq: 1, at: AT, record: line(1, 'server', 'created lobby') },
-    { type: 'message.appended', room: 'lobby', seq: 1, at: AT, record: line(1, 'old', 'written by version 1') },
+    {
+      type: 'message.appended',
+      room: 'lobby',
+      seq: 1,
+      at: AT,
+      record: line(1, 'old', 'written by version 1'),
+    },
     { type: 'note.written', ns: 'topic', key: 'lobby', value: 'from version 1', at: AT },
   ];
 }
@@ -80,9 +86,9 @@ describe('a stream written by the version-1 layout, and the servers a node refus
       });
       expect(cas.status).toBe(200);
       // A version-1 node publishing now finds no stream for its subject.
-      await expect(js.publish(`chat.${stream}.log`, encodeEvent(legacyEvents()[3]), { timeout: 2000 })).rejects.toThrow(
-        /jetstream is not enabled|no responders/i,
-      );
+      await expect(
+        js.publish(`chat.${stream}.log`, encodeEvent(legacyEvents()[3]), { timeout: 2000 }),
+      ).rejects.toThrow(/jetstream is not enabled|no responders/i);
       // Every record is where the layouts say: five on the old subject, the new ones in their scopes.
       const subjects: string[] = [];
       for (let seq = 1; seq <= (await jsm.streams.info(stream)).state.last_seq; seq++) {
@@ -102,7 +108,11 @@ describe('a stream written by the version-1 layout, and the servers a node refus
     const old = await NatsInfoStub.start({ name: 'old-one', version: '2.9.10' });
     try {
       const error = await ServiceProcess.start(
-        env({ CHAT_NATS_URL: `${NATS_URL},${old.url}`, CHAT_NATS_REPLICAS: '3', CHAT_NATS_TIMEOUT_MS: '2000' }),
+        env({
+          CHAT_NATS_URL: `${NATS_URL},${old.url}`,
+          CHAT_NATS_REPLICAS: '3',
+          CHAT_NATS_TIMEOUT_MS: '2000',
+        }),
       ).catch((e: Error) => e);
       expect(error).toBeInstanceOf(Error);
       const message = (error as Error).message;

@@ -87,7 +87,9 @@ export class NatsCluster {
     for (const store of this.stores) store.remove();
   }
 
-  private async withManager<T>(work: (jsm: Awaited<ReturnType<typeof jetstreamManager>>) => Promise<T>): Promise<T> {
+  private async withManager<T>(
+    work: (jsm: Awaited<ReturnType<typeof jetstreamManager>>) => Promise<T>,
+  ): Promise<T> {
     const live = this.servers.filter((server) => !this.down.has(server)).map((server) => server.url);
     const nc = await connect({ servers: live, timeout: 2000 });
     try {

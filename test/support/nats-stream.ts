@@ -4,7 +4,6 @@ import { randomBytes } from 'node:crypto';
 import { NatsLogOptions } from '../../src/log/nats/nats-log.options';
 import { TEST_NATS_URL_ENV } from './global-nats';
 
-
 /**
  * The suite's private, current nats-server (started by jest's global setup; see global-nats.ts). A
  * bench or a script run outside jest sets AGENT_CHAT_TEST_NATS_URL itself.

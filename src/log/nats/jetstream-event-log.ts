@@ -7,8 +7,7 @@ import { watchConnection } from './connection-watch';
 import { connectNats } from './nats-connection';
 import { StreamForkedError } from './nats-log.errors';
 import { NatsLogOptions } from './nats-log.options';
-import { OutgoingMessage, publishBatch } from './publish-batch';
-import { publishFailure, wrongLastSequence } from './publish-failure';
+import { natsChainIo } from './nats-chain-io';
 import { ScopeHeads } from './scope-heads';
 import { assertServerVersions, versionProblem } from './server-versions';
 import { ensureStream } from './stream-spec';
@@ -98,7 +97,19 @@ export class JetStreamEventLog implements EventLog {
         openDeadlineMs: this.options.timeoutMs,
       });
       await tail.start();
-      const chains = new AppendChains(this.heads, this.chainIo(nc, jsm));
+      const chains = new AppendChains(
+        this.heads,
+        natsChainIo({
+          nc,
+          jsm,
+          options: this.options,
+          layout: this.layout,
+          guard: this.guard,
+          // Appends made before close() still go out; a fork or a lost connection stops them.
+          blocked: () => this.guard.fork ?? this.unavailable(),
+          context: () => ({ lost: this.disconnected, committedNext: this.committedNext }),
+        }),
+      );
       const watchdog = new TailWatchdog(tail, () => verifier.inspect());
       this.conn = { nc, jsm, tail, chains, verifier, watchdog };
       nc.subscribe(`$JS.EVENT.ADVISORY.STREAM.LEADER_ELECTED.${this.options.stream}`, {
@@ -213,35 +224,6 @@ export class JetStreamEventLog implements EventLog {
     return new LogUnavailableError(
       `${records} records in one write; a NATS batch holds ${MAX_BATCH_MESSAGES}`,
     );
-  }
-
-  private chainIo(nc: NatsConnection, jsm: JetStreamManager) {
-    return {
-      send: async (messages: readonly OutgoingMessage[]) => {
-        const last = await publishBatch(nc, messages, this.options.timeoutMs);
-        this.guard.acknowledged(
-          last - messages.length + 1,
-          messages.map((m) => m.payload),
-        );
-        if (this.guard.fork) throw this.guard.fork;
-        return last;
-      },
-      lookup: async (scope: string) =>
-        (await jsm.streams.getMessage(this.options.stream, { last_by_subj: this.layout.subject(scope) }))
-          ?.seq ?? 0,
-      // Appends made before close() still go out; a fork or a lost connection stops them.
-      blocked: () => this.guard.fork ?? this.unavailable(),
-      failure: (error: unknown, expected: ReadonlyMap<string, number | undefined>) => {
-        if (error instanceof StreamForkedError) return error;
-        const last = wrongLastSequence(error);
-        const [scope, seq] = expected.size === 1 ? [...expected][0] : [];
-        if (last !== undefined && scope !== undefined && seq !== undefined && last < seq) {
-          this.guard.regressed(scope, seq, last);
-          return this.guard.fork!;
-        }
-        return publishFailure(error, this.disconnected);
-      },
-    };
   }
 
   /** The tail delivered records (any node's) and the verifier let them through: apply them. */

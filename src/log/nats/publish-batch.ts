@@ -37,6 +37,15 @@ export async function publishBatch(
   messages: readonly OutgoingMessage[],
   timeoutMs: number,
 ): Promise<number> {
+  // Refused before anything is sent: the client would throw on that message, mid-batch.
+  const maxPayload = nc.info?.max_payload ?? Number.POSITIVE_INFINITY;
+  const tooLarge = messages.find((message) => message.payload.length > maxPayload);
+  if (tooLarge) {
+    throw new PublishRefusedError(
+      0,
+      `a record of ${tooLarge.payload.length} bytes is over max_payload ${maxPayload}`,
+    );
+  }
   const batch = messages.length > 1 ? nuid.next() : undefined;
   const last = messages.length - 1;
   for (let i = 0; i < last; i++) {

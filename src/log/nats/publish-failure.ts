@@ -19,11 +19,18 @@ export function wrongLastSequence(error: unknown): number | undefined {
  * timeout leaves the write's fate unknown: it may have been stored, which the next decision's
  * precondition will find out.
  */
-export function publishFailure(error: unknown, lost: LogUnavailableError | undefined): Error {
+export function publishFailure(
+  error: unknown,
+  context: { readonly lost: LogUnavailableError | undefined; readonly committedNext: number },
+): Error {
   const last = wrongLastSequence(error);
   if (last !== undefined) {
-    return new LogConflictError(Number.isNaN(last) ? -1 : last - 1, `its last record is now ${last}`);
+    // Without a sequence: the stream leader is still storing another write to the scope (a
+    // clustered stream takes one such write at a time); decide again once the next record arrived.
+    if (Number.isNaN(last)) return new LogConflictError(context.committedNext, 'a write to it is in flight');
+    return new LogConflictError(last - 1, `its last record is now ${last}`);
   }
+  const { lost } = context;
   // A publish sent just before the connection dropped fails by its timeout; the lost connection is
   // the cause an operator needs to read, whichever of the two the client noticed first.
   if (lost) return lost;

@@ -178,7 +178,12 @@ export class StreamTail {
         if (this.messages !== messages) return;
         this.pending = message.info.pending;
         const expected = message.headers?.get(EXPECTED);
-        this.take(offsetOf(message.seq), message.subject, message.data, expected ? Number(expected) : undefined);
+        this.take(
+          offsetOf(message.seq),
+          message.subject,
+          message.data,
+          expected ? Number(expected) : undefined,
+        );
       }
     } catch (error) {
       this.options.warn(`stream tail interrupted: ${(error as Error).message}`);

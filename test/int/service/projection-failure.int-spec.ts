@@ -70,7 +70,9 @@ describe('a projection that throws while applying', () => {
     // Out of rotation too, for the same reason (readiness includes every liveness problem).
     const ready = await app.getPath('/readyz');
     expect(ready.status).toBe(503);
-    expect(ready.body).toMatch(/^503 not ready:\n- projection failed at offset \d+ \(message\.appended\): EMFILE/);
+    expect(ready.body).toMatch(
+      /^503 not ready:\n- projection failed at offset \d+ \(message\.appended\): EMFILE/,
+    );
   });
 
   it('a restart replays the logged record and takes writes again', async () => {
