@@ -7,6 +7,8 @@ export interface NatsServerSpec {
   readonly name: string;
   readonly port: number;
   readonly storeDir: string;
+  /** The HTTP monitoring port (`-m`), when the test reads /varz or /jsz. */
+  readonly monitorPort?: number;
   /** Cluster members: this server's route port and every member's route URL. */
   readonly cluster?: { readonly name: string; readonly port: number; readonly routes: readonly string[] };
 }
@@ -46,8 +48,9 @@ export class NatsServerProcess {
   }
 
   async start(): Promise<void> {
-    const { name, port, storeDir, cluster } = this.spec;
+    const { name, port, storeDir, cluster, monitorPort } = this.spec;
     const args = ['-js', '-a', '127.0.0.1', '-p', String(port), '-sd', storeDir, '--server_name', name];
+    if (monitorPort !== undefined) args.push('-m', String(monitorPort));
     if (cluster) {
       args.push('--cluster_name', cluster.name, '--cluster', `nats://127.0.0.1:${cluster.port}`);
       args.push('--routes', cluster.routes.join(','));
