@@ -1,4 +1,4 @@
-import { ConsumerMessages, DeliverPolicy, JetStreamClient } from '@nats-io/jetstream';
+import { ConsumerMessages, DeliverPolicy, JetStreamClient, JsMsg } from '@nats-io/jetstream';
 import { LogRecord } from '../event-log';
 
 /** A delivered record, the subject it was stored on (its scope) and the precondition it carried. */
@@ -49,8 +49,11 @@ export class StreamTail {
   private batch: TailRecord[] = [];
   private scheduled = false;
   private next: number;
-  /** Stream records after the last one delivered, as the server counted them then. */
-  private pending = 0;
+  /**
+   * The last message received: its metadata says how many stream records follow it. Read only when
+   * asked (backlog), since parsing it for every record is measurable on a follower's fold.
+   */
+  private latest: JsMsg | undefined;
   /** Whether anything arrived since the last stall check. */
   private progressed = false;
 
@@ -70,7 +73,7 @@ export class StreamTail {
 
   /** Records the stream holds that have not reached `deliver` yet. */
   get backlog(): number {
-    return this.pending + this.batch.length;
+    return (this.latest?.info.pending ?? 0) + this.batch.length;
   }
 
   /** Whether anything arrived since the previous call: a tail that progressed is alive. */
@@ -176,7 +179,7 @@ export class StreamTail {
         // A replaced consumer may still hand over what it had buffered; only the current one counts,
         // or a late record from the old one could skip `next` past records the new one is sending.
         if (this.messages !== messages) return;
-        this.pending = message.info.pending;
+        this.latest = message;
         const expected = message.headers?.get(EXPECTED);
         this.take(
           offsetOf(message.seq),
