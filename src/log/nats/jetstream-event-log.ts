@@ -8,6 +8,8 @@ import { connectNats } from './nats-connection';
 import { StreamForkedError } from './nats-log.errors';
 import { NatsLogOptions } from './nats-log.options';
 import { natsChainIo } from './nats-chain-io';
+import { DeliveryLag } from './delivery-lag';
+import { soundPrefix } from './sound-prefix';
 import { ScopeHeads } from './scope-heads';
 import { assertServerVersions, versionProblem } from './server-versions';
 import { ensureStream } from './stream-spec';
@@ -57,6 +59,7 @@ export class JetStreamEventLog implements EventLog {
   private readonly heads = new ScopeHeads();
   private readonly guard: StreamGuard;
   private readonly listeners = new Set<CommitListener>();
+  private readonly lag = new DeliveryLag();
 
   constructor(private readonly options: NatsLogOptions) {
     this.layout = new SubjectLayout(options.stream);
@@ -108,6 +111,7 @@ export class JetStreamEventLog implements EventLog {
           // Appends made before close() still go out; a fork or a lost connection stops them.
           blocked: () => this.guard.fork ?? this.unavailable(),
           context: () => ({ lost: this.disconnected, committedNext: this.committedNext }),
+          acknowledged: (seq) => this.lag.acknowledged(seq),
         }),
       );
       const watchdog = new TailWatchdog(tail, () => verifier.inspect());
@@ -178,7 +182,12 @@ export class JetStreamEventLog implements EventLog {
   }
 
   unavailable(): Error | undefined {
-    return this.disconnected ?? this.unsupported ?? this.conn?.verifier.verifying;
+    return (
+      this.disconnected ??
+      this.unsupported ??
+      this.conn?.verifier.verifying ??
+      this.lag.stalled(this.options.timeoutMs)
+    );
   }
 
   writeDeadlineMs(): number {
@@ -229,7 +238,7 @@ export class JetStreamEventLog implements EventLog {
   /** The tail delivered records (any node's) and the verifier let them through: apply them. */
   private apply(delivered: readonly TailRecord[]): void {
     if (this.guard.fork) return;
-    const records = this.sound(delivered);
+    const records = soundPrefix(delivered, this.layout, this.heads, this.guard);
     if (records.length === 0) return;
     this.committedNext = records[records.length - 1].offset + 1;
     for (const record of records) {
@@ -238,6 +247,7 @@ export class JetStreamEventLog implements EventLog {
       if (scope !== undefined) this.heads.deliver(scope, seq);
       this.guard.applied({ seq, subject: record.subject, crc: checksum(record.payload) });
     }
+    this.lag.delivered(this.committedNext);
     for (const listener of [...this.listeners]) {
       try {
         listener(records);
@@ -245,26 +255,6 @@ export class JetStreamEventLog implements EventLog {
         this.options.logger?.warn(`commit listener threw: ${(error as Error).message}`);
       }
     }
-  }
-
-  /**
-   * The records up to the first whose precondition did not hold where the stream put it (checked
-   * when this node knows the scope's last record); at that one the guard declares a fork, and nothing
-   * from it on is applied.
-   */
-  private sound(records: readonly TailRecord[]): readonly TailRecord[] {
-    const last = new Map<string, number>();
-    for (const [i, record] of records.entries()) {
-      const scope = this.layout.scopeOf(record.subject);
-      if (scope === undefined) continue;
-      const before = last.get(scope) ?? this.heads.lastDelivered(scope);
-      if (record.expected !== undefined && before !== undefined && before !== record.expected) {
-        this.guard.unsound(scope, record.offset + 1, record.expected, before);
-        return records.slice(0, i);
-      }
-      last.set(scope, record.offset + 1);
-    }
-    return records;
   }
 
   private connectionChanged(lost: LogUnavailableError | undefined): void {

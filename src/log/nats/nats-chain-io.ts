@@ -18,6 +18,8 @@ export interface ChainIoParts {
   readonly blocked: () => Error | undefined;
   /** What a failure is read against: the lost connection, if any, and the committed head. */
   readonly context: () => { readonly lost: LogUnavailableError | undefined; readonly committedNext: number };
+  /** NATS stored a batch of this node's ending at `seq` (the tail has yet to deliver it). */
+  readonly acknowledged: (seq: number) => void;
 }
 
 /**
@@ -36,6 +38,7 @@ export function natsChainIo(parts: ChainIoParts): ChainIo {
         messages.map((message) => message.payload),
       );
       if (guard.fork) throw guard.fork;
+      parts.acknowledged(last);
       return last;
     },
     lookup: async (scope: string) =>
