@@ -40,8 +40,8 @@ class Batch {
   /** Scopes nobody here knew when the batch took them, with the `readThrough` of that decision. */
   readonly misses = new Map<string, number>();
   readonly predecessors = new Set<Batch>();
-  /** Per scope, the next batch of that scope's chain. */
-  readonly successors = new Map<string, Batch>();
+  /** Per scope, the next batch of that scope's chain (most batches have none: created when linked). */
+  successors: Map<string, Batch> | undefined;
   state: 'open' | 'resolving' | 'sent' | 'done' = 'open';
 
   fits(entry: QueuedAppend): boolean {
@@ -131,7 +131,7 @@ export class AppendChains {
     const tail = this.tails.get(scope);
     if (tail !== undefined) {
       batch.predecessors.add(tail);
-      tail.successors.set(scope, batch);
+      (tail.successors ??= new Map()).set(scope, batch);
       batch.expected.set(scope, undefined);
     } else {
       batch.expected.set(scope, seen);
@@ -161,27 +161,33 @@ export class AppendChains {
     });
   }
 
-  private async dispatch(batch: Batch): Promise<void> {
-    if (batch.state !== 'open') return;
+  /**
+   * Sends a ready batch. Without scopes to look up it sends in this very step, so every batch of one
+   * turn is handed to the client before its flush (a microtask): one socket write for all of them
+   * (separate writes cost ~20 % of the service's CPU under a write load, --cpu-prof).
+   */
+  private dispatch(batch: Batch): Promise<void> {
+    if (batch.state !== 'open') return Promise.resolve();
     const blocked = this.io.blocked();
-    if (blocked) return this.fail(batch, blocked);
+    if (blocked) {
+      this.fail(batch, blocked);
+      return Promise.resolve();
+    }
+    if (batch.misses.size === 0) return this.send(batch);
     batch.state = 'resolving';
-    try {
-      await this.resolveMisses(batch);
-    } catch (error) {
-      return this.fail(
-        batch,
-        error instanceof LogConflictError ? error : this.io.failure(error, batch.expected),
-      );
-    }
+    return this.resolveMisses(batch).then(
+      () => this.send(batch),
+      (error: unknown) =>
+        this.fail(batch, error instanceof LogConflictError ? error : this.io.failure(error, batch.expected)),
+    );
+  }
+
+  private send(batch: Batch): Promise<void> {
     batch.state = 'sent';
-    let lastSeq: number;
-    try {
-      lastSeq = await this.io.send(this.messagesOf(batch));
-    } catch (error) {
-      return this.fail(batch, this.io.failure(error, batch.expected));
-    }
-    this.stored(batch, lastSeq);
+    return this.io.send(this.messagesOf(batch)).then(
+      (lastSeq) => this.stored(batch, lastSeq),
+      (error: unknown) => this.fail(batch, this.io.failure(error, batch.expected)),
+    );
   }
 
   /** Scopes nobody here knew: their last record must be one the deciding write had applied. */
@@ -223,7 +229,7 @@ export class AppendChains {
     for (const [scope, last] of lastOf) {
       this.heads.acknowledge(scope, last);
       if (this.tails.get(scope) === batch) this.tails.delete(scope);
-      const next = batch.successors.get(scope);
+      const next = batch.successors?.get(scope);
       if (next === undefined) continue;
       next.expected.set(scope, last);
       next.predecessors.delete(batch);
@@ -236,7 +242,7 @@ export class AppendChains {
   private fail(root: Batch, error: Error): void {
     const failed = [root];
     for (let i = 0; i < failed.length; i++) {
-      for (const next of failed[i].successors.values()) if (!failed.includes(next)) failed.push(next);
+      for (const next of failed[i].successors?.values() ?? []) if (!failed.includes(next)) failed.push(next);
     }
     for (const batch of failed) {
       batch.state = 'done';
@@ -244,7 +250,8 @@ export class AppendChains {
       for (const scope of batch.expected.keys())
         if (this.tails.get(scope) === batch) this.tails.delete(scope);
       for (const before of batch.predecessors) {
-        for (const [scope, next] of before.successors) if (next === batch) before.successors.delete(scope);
+        for (const [scope, next] of before.successors ?? [])
+          if (next === batch) before.successors!.delete(scope);
       }
     }
     for (const batch of failed) for (const entry of batch.appends) entry.onFailed?.();

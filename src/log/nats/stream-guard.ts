@@ -34,7 +34,9 @@ export const checksum = (data: Uint8Array): number => crc32(data);
  */
 export class StreamGuard {
   private last: AppliedRecord | undefined;
-  private readonly recent = new Map<number, number>();
+  /** Checksums of the last RECENT records applied, by sequence modulo RECENT (a ring, no allocation). */
+  private readonly recentSeq = new Float64Array(RECENT);
+  private readonly recentCrc = new Uint32Array(RECENT);
   private forked: StreamForkedError | undefined;
 
   constructor(
@@ -54,8 +56,8 @@ export class StreamGuard {
   /** The tail delivered (and the read models applied) this record. */
   applied(record: AppliedRecord): void {
     this.last = record;
-    this.recent.set(record.seq, record.crc);
-    if (this.recent.size > RECENT) this.recent.delete(this.recent.keys().next().value!);
+    this.recentSeq[record.seq % RECENT] = record.seq;
+    this.recentCrc[record.seq % RECENT] = record.crc;
   }
 
   /** Compares the stream with what this node applied; a failure to ask is no verdict. */
@@ -84,8 +86,9 @@ export class StreamGuard {
   acknowledged(firstSeq: number, payloads: readonly Buffer[]): void {
     const applied = this.last?.seq ?? 0;
     for (let i = 0; i < payloads.length && firstSeq + i <= applied; i++) {
-      const crc = this.recent.get(firstSeq + i);
-      if (crc === undefined || crc !== checksum(payloads[i])) {
+      const seq = firstSeq + i;
+      const known = this.recentSeq[seq % RECENT] === seq;
+      if (!known || this.recentCrc[seq % RECENT] !== checksum(payloads[i])) {
         return this.declare(
           `it stored a write of this node at ${firstSeq + i}, where this node applied another record`,
         );
