@@ -116,7 +116,7 @@ export class AppConfig {
   @IsIn(['file', 'nats']) logBackend: LogBackend = 'file';
   /** With the nats backend: NATS servers, comma-separated. */
   @IsString() natsUrl = 'nats://127.0.0.1:4222';
-  /** With the nats backend: the stream (created if missing, verified if present); subjects `chat.<stream>.>`. */
+  /** With the nats backend: the stream (created if missing, verified if present); subjects `chat.<stream>.v2.*`. */
   @Matches(/^[A-Za-z0-9_-]{1,64}$/) natsStream = 'agent-chat';
   /** With the nats backend: replicas of the stream (3 on a 3-server cluster survives one server lost). */
   @IsInt() @Min(1) @Max(5) natsReplicas = 1;
