@@ -164,7 +164,22 @@ export class JetStreamEventLog implements EventLog {
     const until = Math.min(options.until ?? this.committedNext, this.committedNext);
     const start = Math.max(from, this.first);
     if (!this.conn || start >= until) return (async function* () {})();
-    return readStream(jetstream(this.conn.nc), this.options.stream, start, until);
+    return this.soundly(readStream(jetstream(this.conn.nc), this.options.stream, start, until));
+  }
+
+  /**
+   * A read (the start-up replay) is held to the tail's rule: a record whose stored precondition did
+   * not hold where the stream put it (checked against the scope's records read before it) ends the
+   * read with the fork, so a node replaying the stream folds exactly what running nodes fold.
+   */
+  private async *soundly(records: AsyncIterable<TailRecord>): AsyncGenerator<LogRecord> {
+    const seen = new ScopeHeads();
+    for await (const record of records) {
+      if (soundPrefix([record], this.layout, seen, this.guard).length === 0) throw this.guard.fork!;
+      const scope = this.layout.scopeOf(record.subject);
+      if (scope !== undefined) seen.deliver(scope, record.offset + 1);
+      yield record;
+    }
   }
 
   subscribe(listener: CommitListener): () => void {

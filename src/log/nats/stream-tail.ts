@@ -1,15 +1,8 @@
 import { ConsumerMessages, DeliverPolicy, JetStreamClient, JsMsg } from '@nats-io/jetstream';
-import { LogRecord } from '../event-log';
+import { offsetOf, seqOf, StreamRecord, streamRecordOf } from './stream-reader';
 
-/** A delivered record, the subject it was stored on (its scope) and the precondition it carried. */
-export interface TailRecord extends LogRecord {
-  readonly subject: string;
-  /** Its Nats-Expected-Last-Subject-Sequence: the scope's last record its writer decided against. */
-  readonly expected?: number;
-}
-
-const EXPECTED = 'Nats-Expected-Last-Subject-Sequence';
-import { offsetOf, seqOf } from './stream-reader';
+/** A delivered record (see StreamRecord). */
+export type TailRecord = StreamRecord;
 
 export interface TailOptions {
   /** The first offset to deliver. */
@@ -180,13 +173,7 @@ export class StreamTail {
         // or a late record from the old one could skip `next` past records the new one is sending.
         if (this.messages !== messages) return;
         this.latest = message;
-        const expected = message.headers?.get(EXPECTED);
-        this.take(
-          offsetOf(message.seq),
-          message.subject,
-          message.data,
-          expected ? Number(expected) : undefined,
-        );
+        this.take(message);
       }
     } catch (error) {
       this.options.warn(`stream tail interrupted: ${(error as Error).message}`);
@@ -194,11 +181,12 @@ export class StreamTail {
     if (this.messages === messages && !this.stopped) void this.reopen();
   }
 
-  private take(offset: number, subject: string, data: Uint8Array, expected: number | undefined): void {
+  private take(message: JsMsg): void {
     this.progressed = true;
+    const offset = offsetOf(message.seq);
     if (offset < this.next) return;
     this.next = offset + 1;
-    this.batch.push({ offset, subject, payload: Buffer.from(data), expected });
+    this.batch.push(streamRecordOf(message));
     if (this.scheduled) return;
     this.scheduled = true;
     setImmediate(() => {
