@@ -8,8 +8,10 @@ import { parseQuery } from './http/url/query-parser';
 import { rewriteUrl } from './http/url/decode-path';
 import { createPino, NestLogger } from './common/nest-logger';
 import { installRequestLog } from './http/request-log.hook';
-import { effectiveMaxConnections, installConnectionLimits } from './http/connection-limits';
+import { effectiveMaxConnections } from './http/connections/connection-limits';
+import { ConnectionGovernor } from './http/connections/connection-governor';
 import { serverTimeouts } from './http/server-timeouts';
+import { clientErrorHandler, installNodeRefusals } from './http/refusals/low-level-refusals';
 import { ServiceMetrics } from './metrics/service-metrics';
 import { installRequestMetrics } from './metrics/request-metrics.hook';
 import { attachMetricSources } from './metrics/metric-sources';
@@ -33,7 +35,10 @@ export async function createApp(
       querystringParser: parseQuery,
     },
     exposeHeadRoutes: true,
-    return503OnClosing: true,
+    // Closing and parser refusals are answered in this service's text/plain (issue 24 item 8): the
+    // 503 by the onRequest hook (installHttpHooks), the parser's by clientErrorHandler.
+    return503OnClosing: false,
+    clientErrorHandler: clientErrorHandler(options.config),
     forceCloseConnections: 'idle',
     logger: false,
     ...serverTimeouts(options.config),
@@ -44,17 +49,20 @@ export async function createApp(
   });
   const fastify = app.getHttpAdapter().getInstance();
   installHttpHooks(fastify, options.config);
+  installNodeRefusals(fastify.server);
   installCorsHooks(fastify, parseCorsOrigins(options.config.corsOrigins));
   installRequestLog(fastify, options.config.logLevel, options.config.requestLogSample);
   // Per-request counting costs ~1–3 µs a request: paid only where metrics or /stats are enabled.
   if (options.config.metricsPort !== '' || options.config.statsToken !== '') {
     installRequestMetrics(fastify, app.get(ServiceMetrics));
   }
-  installConnectionLimits(fastify.server, {
+  ConnectionGovernor.install(fastify.server, {
     maxConnections: effectiveMaxConnections(options.config.maxConnections),
     // Behind a proxy (CHAT_CLIENT_IP_HEADER set) every connection comes from the proxy: no per-peer cap.
     maxConnectionsPerClient:
       options.config.clientIpHeader === '' ? options.config.maxConnectionsPerClient : Infinity,
+    maxPipelined: options.config.maxPipelined,
+    sendDeadlineSeconds: options.config.sendDeadlineSeconds,
   });
   app.enableShutdownHooks();
   await app.init();

@@ -19,7 +19,13 @@ export type ErrorCode =
   | 'log_unavailable'
   | 'log_corrupted'
   | 'projection_failed'
-  | 'storage_full';
+  | 'storage_full'
+  | 'malformed_request'
+  | 'request_timeout'
+  | 'request_head_too_large'
+  | 'unsupported_media_type'
+  | 'expectation_failed'
+  | 'shutting_down';
 
 export class DomainError extends Error {
   constructor(

@@ -65,6 +65,10 @@ export class AppConfig {
   @IsInt() @Min(0) maxConnections = 0;
   /** Open connections one client address may hold; more are closed at accept. */
   @IsInt() @Min(1) maxConnectionsPerClient = 256;
+  /** Seconds a reply's written bytes may wait undrained (a client not reading) before the connection is reset. */
+  @IsNumber() @Min(1) @Max(3600) sendDeadlineSeconds = 30;
+  /** Requests one connection may have awaiting their replies (pipelined); one more resets the connection. */
+  @IsInt() @Min(1) @Max(1024) maxPipelined = 32;
   /** Request headers allowed (431 above). */
   @IsInt() @Min(1) maxHeaders = 48;
   /** Header bytes allowed, summed as name + value + 4 per header (431 above). */
@@ -79,6 +83,8 @@ export class AppConfig {
   @IsNumber() @Min(0.05) reapEverySeconds = 600;
   /** Room-count cap: creating a room beyond it is refused with 400. */
   @IsInt() @Min(1) maxRooms = 5120;
+  /** Percent of the room cap kept for networks (/24, /48) holding no room (0: none); see RoomCreationBudget. */
+  @IsInt() @Min(0) @Max(50) roomsReservePercent = 10;
   /** Notes per namespace (new notes past it are a 400); 0 = max rooms, and never below it (see noteCaps). */
   @IsInt() @Min(0) maxNotesPerNs = 0;
   /** Notes in total; 0 = 32 × max rooms, and never below 4 × max rooms (see noteCaps). */

@@ -106,6 +106,7 @@ export function agentManifest(ctx: DocContext): object {
       writes_per_minute_per_ip: l.rate_write,
       new_rooms_per_day_per_ip: l.rate_rooms_per_day,
       rooms: ctx.config.maxRooms,
+      rooms_reserved_for_newcomers: l.rooms_reserved,
       notes: ctx.notes.total,
       notes_per_namespace: ctx.notes.perNamespace,
       room_ring_bytes: ctx.config.ringBytes,
@@ -114,6 +115,8 @@ export function agentManifest(ctx: DocContext): object {
       ephemeral_ttl_seconds: ctx.config.ephemeralTtlSeconds,
       duplicate_filter_seconds: l.dupe_filter_seconds,
       long_poll_seconds: l.max_wait,
+      reply_read_deadline_seconds: l.send_deadline_seconds,
+      pipelined_requests_per_connection: l.max_pipelined,
       note:
         'Per client address; reads and writes are separate budgets refilling continuously. A 429 states the wait.' +
         (ctx.config.logBackend === 'nats' ? SCALED_OUT_NOTE : ''),

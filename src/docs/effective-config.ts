@@ -18,6 +18,11 @@ export function effectiveConfig(ctx: DocContext): object {
     ['rate_write', l.rate_write, 'writes per minute per client (also the burst)'],
     ['rate_rooms_per_day', l.rate_rooms_per_day, 'new rooms per day per client (also the burst)'],
     ['max_rooms', l.max_rooms, 'rooms'],
+    [
+      'rooms_reserve_percent',
+      l.rooms_reserve_percent,
+      `percent of max_rooms kept for networks (/24, /48) holding no room (${l.rooms_reserved} rooms)`,
+    ],
     ['max_notes_per_ns', ctx.notes.perNamespace, 'notes per namespace'],
     ['max_wait', l.max_wait, 'seconds (long-poll ceiling)'],
     ['wait_poll', 0, 'seconds (0: a write wakes its long-polls, nothing re-reads on a timer)'],
@@ -45,6 +50,12 @@ export function effectiveConfig(ctx: DocContext): object {
     ['body_deadline_seconds', l.body_deadline_seconds, 'seconds to send a POST body'],
     ['max_headers', l.max_headers, 'request headers'],
     ['max_header_bytes', l.max_header_bytes, 'bytes of request headers'],
+    [
+      'send_deadline_seconds',
+      l.send_deadline_seconds,
+      'seconds a reply may wait unread before the connection is reset',
+    ],
+    ['max_pipelined', l.max_pipelined, 'requests one connection may have awaiting replies'],
   ];
   const published = new Set(settings.map(([key]) => `CHAT_${key.toUpperCase()}`));
   const withheld: Record<string, string> = {};

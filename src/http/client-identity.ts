@@ -36,7 +36,7 @@ export function clientOf(request: FastifyRequest): string {
 
 /**
  * The identity a raw connection is counted under before any request arrives (the per-client connection
- * cap, src/http/connection-limits.ts): the socket peer as `identifyClient` keys it (an IPv6 /64).
+ * cap, src/http/connections/connection-governor.ts): the socket peer as `identifyClient` keys it (an IPv6 /64).
  */
 export function connectionClient(remoteAddress: string | undefined): string {
   return remoteAddress === undefined ? '' : clientKey(remoteAddress);

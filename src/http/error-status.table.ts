@@ -21,4 +21,11 @@ export const ERROR_STATUS: Readonly<Record<ErrorCode, number>> = {
   log_corrupted: 503,
   projection_failed: 503,
   storage_full: 507,
+  // Refusals made below the routes (Node's parser and timers, Fastify), issue 24 item 8:
+  malformed_request: 400,
+  request_timeout: 408,
+  request_head_too_large: 431,
+  unsupported_media_type: 415,
+  expectation_failed: 417,
+  shutting_down: 503,
 };

@@ -3,7 +3,6 @@ import { FastifyReply, FastifyRequest } from 'fastify';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.tokens';
 import { DomainError } from '../common/domain-error';
-import { ERROR_STATUS } from './error-status.table';
 import { methodNotAllowedText, routeMapText } from './render/route-map.text';
 import { CompressedBody } from './compression/compressed-body';
 import { Replies } from './reply';
@@ -11,6 +10,8 @@ import { resolveUnmatched } from './routes/route-resolution';
 import { requestPath } from './url/decode-path';
 import { closeIfBodyUnread } from './unread-body';
 import { noteRefusal } from './refusal-tags';
+import { refusalStatus, refusalText } from './refusals/refusal-text';
+import { frameworkRefusal } from './refusals/framework-refusal';
 
 interface FastifyLikeError {
   readonly statusCode?: number;
@@ -43,12 +44,7 @@ export class HttpErrorFilter implements ExceptionFilter {
     if (reply.sent) return;
     closeIfBodyUnread(request, reply);
     if (exception instanceof DomainError) {
-      if (exception.code === 'route_not_found') return this.notFound(reply);
-      for (const [name, value] of Object.entries(exception.headers)) reply.header(name, value);
-      const status = ERROR_STATUS[exception.code];
-      noteRefusal(request.raw, exception.refusalKind);
-      if (status >= 500) this.logger.error(exception.message);
-      return this.replies.text(reply, `${status} ${exception.message}`, 'no-store', status);
+      return this.refuse(request, reply, exception);
     }
     if (exception instanceof HttpException && exception.getStatus() === 404) {
       return this.unmatched(request, reply);
@@ -58,7 +54,14 @@ export class HttpErrorFilter implements ExceptionFilter {
     // reader) reach here as they are, or wrapped by Nest in an HttpException: both are the client's.
     const clientStatus = exception instanceof HttpException ? exception.getStatus() : error?.statusCode;
     if (typeof clientStatus === 'number' && clientStatus >= 400 && clientStatus < 500) {
-      return this.replies.text(reply, `${clientStatus} ${error.message}`, 'no-store', clientStatus);
+      const known = frameworkRefusal(clientStatus);
+      if (known !== undefined) return this.refuse(request, reply, known);
+      return this.replies.text(
+        reply,
+        `${clientStatus} ${error.message}: refused before any route ran; GET /llms.txt lists the requests this service takes.`,
+        'no-store',
+        clientStatus,
+      );
     }
     this.logger.error(
       exception instanceof Error ? (exception.stack ?? exception.message) : String(exception),
@@ -69,6 +72,16 @@ export class HttpErrorFilter implements ExceptionFilter {
       'no-store',
       500,
     );
+  }
+
+  /** A DomainError: its status from the one table, its headers, and the body of contract §14. */
+  private refuse(request: FastifyRequest, reply: FastifyReply, exception: DomainError): void {
+    if (exception.code === 'route_not_found') return this.notFound(reply);
+    for (const [name, value] of Object.entries(exception.headers)) reply.header(name, value);
+    const status = refusalStatus(exception);
+    noteRefusal(request.raw, exception.refusalKind);
+    if (status >= 500 && exception.code !== 'shutting_down') this.logger.error(exception.message);
+    this.replies.text(reply, refusalText(exception), 'no-store', status);
   }
 
   private unmatched(request: FastifyRequest, reply: FastifyReply): void {

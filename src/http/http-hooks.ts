@@ -8,6 +8,8 @@ import { methodNotAllowedText } from './render/route-map.text';
 import { Replies } from './reply';
 import { isWriteGetPath } from './routes/route-table';
 import { requestPath } from './url/decode-path';
+import { ShuttingDownError } from './refusals/shutting-down.error';
+import { MissingHostError } from './refusals/missing-host.error';
 
 export interface HttpHookOptions extends HeaderLimits {
   /** CHAT_CLIENT_IP_HEADER: the header naming the client, or '' for the socket peer. */
@@ -22,10 +24,13 @@ export interface HttpHookOptions extends HeaderLimits {
  *   (compression/encoded-send.ts); set first so refusals carry it too, and later `addVary` calls
  *   (CORS: Origin; documents: Accept, Host) add to it;
  * - a header block over its limits is refused with 431 before anything else (contract §1.1), and a
- *   request naming its Host twice with 400 (RFC 9112); either closes a connection whose body is unread;
+ *   request naming its Host twice with 400 (RFC 9112), and an HTTP/1.1 request naming none (Node's own
+ *   check is off, see serverTimeouts); either closes a connection whose body is unread;
  * - the client identity is settled once, so the rate guard and the lanes charge the same client, and
  *   a POST learns its upload deadline;
  * - HEAD on a GET that writes is refused with 405 `Allow: GET` (HEAD must never write, contract §1.1);
+ * - once the server is closing, a request (a keep-alive connection's next one) gets the 503 of the
+ *   error table through the exception filter, in place of Fastify's JSON one;
  * - no framework body parsing: every content type (or none) hands the raw stream to the route, which
  *   reads it after the guards under the body cap and upload deadline (src/http/body/body-reader.ts).
  */
@@ -36,8 +41,14 @@ export function installHttpHooks(fastify: FastifyInstance, options: HttpHookOpti
   fastify.server.on('checkContinue', (req, res) => fastify.server.emit('request', req, res));
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
+  let closing = false;
+  fastify.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
   fastify.addHook('onRequest', (request, reply, done) => {
     reply.header('vary', 'Accept-Encoding');
+    if (closing) return done(new ShuttingDownError());
     const tooLarge = headerBlockRefusal(request.raw.rawHeaders, options);
     if (tooLarge !== null) {
       closeIfBodyUnread(request, reply);
@@ -48,6 +59,8 @@ export function installHttpHooks(fastify: FastifyInstance, options: HttpHookOpti
       closeIfBodyUnread(request, reply);
       return replies.text(reply, hosts, 'no-store', 400);
     }
+    if (request.headers.host === undefined && request.raw.httpVersion === '1.1')
+      return done(new MissingHostError());
     rememberClient(request, options.clientIpHeader);
     if (request.method === 'POST') setBodyDeadline(request, options.bodyDeadlineSeconds);
     if (request.method === 'HEAD' && isWriteGetPath(requestPath(request.url))) {

@@ -15,6 +15,8 @@ export function serverTimeouts(config: Pick<AppConfig, 'requestTimeoutSeconds' |
   const headersTimeout = Math.min(requestTimeout, Math.round(config.headersTimeoutSeconds * 1000));
   return {
     requestTimeout,
-    http: { requestTimeout, headersTimeout, connectionsCheckingInterval: 1000 },
+    // A missing Host is refused by the onRequest hook in the error table's words (installHttpHooks),
+    // where Node would answer an empty 400 before any listener saw the request.
+    http: { requestTimeout, headersTimeout, connectionsCheckingInterval: 1000, requireHostHeader: false },
   };
 }

@@ -1,4 +1,5 @@
 import { INestApplication } from '@nestjs/common';
+import { Server } from 'node:http';
 import { WaitSlots } from '../access/wait-slots';
 import { EventLog } from '../log/event-log';
 import { EVENT_LOG } from '../log/log.tokens';
@@ -6,6 +7,7 @@ import { NotesProjection } from '../notes/notes.projection';
 import { CheckpointService } from '../projections/checkpoint.service';
 import { ProjectionRunner } from '../projections/projection-runner';
 import { RoomsProjection } from '../rooms/rooms.projection';
+import { ConnectionGovernor } from '../http/connections/connection-governor';
 import { MetricSources, ServiceMetrics } from './service-metrics';
 import { EventLoopWatchService } from '../runtime/event-loop-watch.service';
 import { StreamForkedError } from '../log/nats/nats-log.errors';
@@ -19,6 +21,7 @@ export function attachMetricSources(app: INestApplication): void {
   const rooms = app.get(RoomsProjection);
   const notes = app.get(NotesProjection);
   const loop = app.get(EventLoopWatchService);
+  const governor = ConnectionGovernor.of(app.getHttpServer() as Server);
   const startedAt = Date.now(); // the state at start was a checkpoint plus a replay
   const sources: MetricSources = {
     projectionLag: () => Math.max(0, log.committedHead() - runner.nextOffset),
@@ -29,6 +32,20 @@ export function attachMetricSources(app: INestApplication): void {
     noteBytes: () => notes.totalBytes,
     eventLoopStalls: () => loop.stalls,
     logForked: () => (log.writeFault?.() instanceof StreamForkedError ? 1 : 0),
+    connections: () =>
+      governor === undefined
+        ? null
+        : {
+            open: governor.open,
+            idle: governor.idle,
+            closed: {
+              share: governor.counts.refusedShare,
+              full: governor.counts.refusedFull,
+              shed_idle: governor.counts.shedIdle,
+              send_deadline: governor.counts.sendDeadline,
+              pipelined: governor.counts.pipelined,
+            },
+          },
   };
   app.get(ServiceMetrics).attach(sources);
 }

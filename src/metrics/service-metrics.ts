@@ -12,6 +12,15 @@ export interface MetricSources {
   eventLoopStalls(): number;
   /** 1 while the shared log's history is not the one this node applied (it refuses writes), else 0. */
   logForked(): number;
+  /** The public server's connections (src/http/connections), or null where none is governed. */
+  connections(): ConnectionFigures | null;
+}
+
+/** Open connections and how many the connection limits closed since start, by reason. */
+export interface ConnectionFigures {
+  readonly open: number;
+  readonly idle: number;
+  readonly closed: Readonly<Record<string, number>>;
 }
 
 const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10];
@@ -121,6 +130,28 @@ export class ServiceMetrics {
       (s) => s.checkpointAgeSeconds(),
     );
     gauge('chat_long_polls_parked', 'Long-polls waiting for a message now.', (s) => s.parkedLongPolls());
+    gauge(
+      'chat_connections_open',
+      'Open connections on the public port.',
+      (s) => s.connections()?.open ?? null,
+    );
+    gauge(
+      'chat_connections_idle',
+      'Open connections with no request in flight (the first closed at the connection total).',
+      (s) => s.connections()?.idle ?? null,
+    );
+    new Counter({
+      name: 'chat_connections_closed_total',
+      help: 'Connections closed by the connection limits, by reason (share, full, shed_idle, send_deadline, pipelined).',
+      labelNames: ['reason'] as const,
+      registers: [this.registry],
+      collect() {
+        const figures = sources()?.connections();
+        if (figures === null || figures === undefined) return;
+        this.reset();
+        for (const [reason, count] of Object.entries(figures.closed)) this.inc({ reason }, count);
+      },
+    });
     gauge('chat_rooms', 'Live rooms.', (s) => s.rooms());
     gauge('chat_notes', 'Stored notes.', (s) => s.notes());
     gauge('chat_note_bytes', 'UTF-8 bytes of all note values.', (s) => s.noteBytes());

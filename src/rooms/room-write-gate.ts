@@ -1,5 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { CreationCharge, NOTHING_CHARGED, RoomCreationBudget } from '../access/room-creation-budget';
+import {
+  CreationCharge,
+  NOTHING_CHARGED,
+  RoomCensus,
+  RoomCreationBudget,
+} from '../access/room-creation-budget';
 import { RoomOwnership } from '../ownership/room-ownership';
 import { assertRoomAcceptsWrite } from './room-write.rules';
 import { RoomWriteService } from './room-write.service';
@@ -21,6 +26,12 @@ export interface GateRequest {
  */
 @Injectable()
 export class RoomWriteGate {
+  /** What the creation budget asks of the rooms (free capacity, which rooms exist). */
+  private readonly census: RoomCensus = {
+    freeRooms: () => this.writer.freeRooms(),
+    exists: (room) => !this.writer.wouldCreate(room),
+  };
+
   constructor(
     private readonly ownership: RoomOwnership,
     private readonly writer: RoomWriteService,
@@ -31,6 +42,6 @@ export class RoomWriteGate {
     assertRoomAcceptsWrite(request.room, request.signer !== null);
     this.ownership.assertAdmits(request.room, request.signer);
     if (!this.writer.wouldCreate(request.room)) return NOTHING_CHARGED;
-    return this.creations.charge(request.client, request.room, this.writer.freeRooms());
+    return this.creations.charge(request.client, request.room, this.census);
   }
 }

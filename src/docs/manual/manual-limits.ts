@@ -1,3 +1,4 @@
+import { formatG } from '../../common/py-compat/py-format';
 import { FIXED_LIMITS } from '../../config/app-config';
 import { DocContext, link, proseBytes, proseSeconds } from '../doc-context';
 import { IMPLEMENTATION, INTERFACE_SOURCE_URL, SERVICE_VERSION } from '../service-identity';
@@ -28,12 +29,15 @@ LIMITS
 Message text 1-${FIXED_LIMITS.messageChars} code points; note value 1-${FIXED_LIMITS.noteChars}; names 1-48 characters.
 POST body at most ${ctx.limits.body_max_bytes} bytes, sent within ${ctx.limits.body_deadline_seconds}s (413, 408). At most
 ${ctx.limits.max_headers} request headers and ${ctx.limits.max_header_bytes} bytes of them (431). Read limit 1-${FIXED_LIMITS.readMaxLimit} (default ${FIXED_LIMITS.readDefaultLimit}).
+Read your replies: a connection whose reply waits unread for ${formatG(ctx.limits.send_deadline_seconds)}s, or with more than
+${ctx.limits.max_pipelined} requests awaiting replies, is reset.
 Rate limits: separate read and write budgets per client, refilling continuously, plus a daily budget
 of new rooms. They are published, never assumed: ${link(ctx, '/.well-known/agent.json')} limits.* and ${link(ctx, '/config')}.
 
 CAPACITY
 At most ${c.maxRooms} rooms and ${proseBytes(c.roomBytesTotal)} of room storage; past either, creating a room is a 400
-(existing rooms always take writes). Each room is a ring of ${proseBytes(c.ringBytes)}: past it the oldest messages
+(existing rooms always take writes). The last ${ctx.limits.rooms_reserved} rooms are kept for newcomers: while only they
+are free, a client whose network (/24, /48) created a room still standing gets a 429 instead of a new one. Each room is a ring of ${proseBytes(c.ringBytes)}: past it the oldest messages
 are dropped and first_seq rises. When total storage is full, rings that grow shrink to
 ${proseBytes(ctx.ringFloorBytes)} each. Notes: at most ${ctx.notes.perNamespace} per namespace and ${ctx.notes.total} in total
 (new notes past either are a 400; overwrites always work). Namespaces are never listed.

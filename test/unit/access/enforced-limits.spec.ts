@@ -14,10 +14,14 @@ describe('enforced limits', () => {
       dupe_min_length: 16,
       dupe_max_copies: 5,
       max_rooms: 5120,
+      rooms_reserve_percent: 10,
+      rooms_reserved: 512,
       body_max_bytes: 262_144,
       body_deadline_seconds: 10,
       max_headers: 48,
       max_header_bytes: 8192,
+      send_deadline_seconds: 30,
+      max_pipelined: 32,
     });
   });
 

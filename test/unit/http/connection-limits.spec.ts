@@ -1,5 +1,8 @@
 import { connectionClient } from '../../../src/http/client-identity';
-import { effectiveMaxConnections, RESERVED_DESCRIPTORS } from '../../../src/http/connection-limits';
+import {
+  effectiveMaxConnections,
+  RESERVED_DESCRIPTORS,
+} from '../../../src/http/connections/connection-limits';
 import { duplicateHostRefusal } from '../../../src/http/duplicate-host';
 
 describe('connection cap', () => {

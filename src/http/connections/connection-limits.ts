@@ -1,7 +1,4 @@
 import { readFileSync } from 'node:fs';
-import { Server } from 'node:http';
-import { Socket } from 'node:net';
-import { connectionClient } from './client-identity';
 
 /**
  * Descriptors kept free of connections: the ring files' descriptor cache (1,024), the log segments,
@@ -28,33 +25,27 @@ export function effectiveMaxConnections(configured: number, fdLimit = openFileLi
   return fdLimit === null ? FALLBACK_MAX_CONNECTIONS : Math.max(64, fdLimit - RESERVED_DESCRIPTORS);
 }
 
-export interface ConnectionLimits {
-  /** Open connections in total; past it Node closes new ones at accept (server.maxConnections). */
+export interface ConnectionCaps {
+  /** Open connections in total (CHAT_MAX_CONNECTIONS, resolved by effectiveMaxConnections). */
   readonly maxConnections: number;
-  /** Open connections one client address may hold; past it a new one is closed at once. */
+  /** Open connections one client address may hold (Infinity behind a trusted proxy). */
   readonly maxConnectionsPerClient: number;
 }
 
 /**
- * Caps connections (issue 18): one address cannot take every descriptor, and all addresses together
- * stay below the descriptor limit. A refused connection is destroyed before any byte is read — the
- * cheapest answer to a flood, and what Node itself does past maxConnections.
+ * How many connections one client address may hold while `open` connections are open (issue 24 item
+ * 7): its whole per-client cap (never more than half the total) while fewer than half the total are
+ * open; past half, its share of what is free, `max(1, floor(cap × free / (total / 2)))`, shrinking to
+ * one as the pool fills. So a few addresses cannot take the pool (74 filled 18,720 before; about 300
+ * are needed now), and near the total only an address holding none is admitted — by shedding the
+ * longest idle connection if need be (ConnectionGovernor). Behind a trusted proxy every connection is
+ * the proxy's: no share applies.
  */
-export function installConnectionLimits(server: Server, limits: ConnectionLimits): void {
-  server.maxConnections = limits.maxConnections;
-  const open = new Map<string, number>();
-  server.on('connection', (socket: Socket) => {
-    const client = connectionClient(socket.remoteAddress);
-    const count = open.get(client) ?? 0;
-    if (count >= limits.maxConnectionsPerClient) {
-      socket.destroy();
-      return;
-    }
-    open.set(client, count + 1);
-    socket.once('close', () => {
-      const left = (open.get(client) ?? 1) - 1;
-      if (left === 0) open.delete(client);
-      else open.set(client, left);
-    });
-  });
+export function clientShare(caps: ConnectionCaps, open: number): number {
+  const { maxConnections: total, maxConnectionsPerClient: perClient } = caps;
+  if (!Number.isFinite(perClient)) return Infinity;
+  const half = total / 2;
+  const cap = Math.min(perClient, Math.ceil(half));
+  if (open < half) return cap;
+  return Math.max(1, Math.floor((cap * (total - open)) / half));
 }
