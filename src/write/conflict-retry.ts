@@ -31,7 +31,14 @@ export class ConflictRetry {
   run<T>(decideAndAppend: () => Promise<T>): Promise<T> {
     const deadlineMs = this.log.writeDeadlineMs?.();
     if (deadlineMs === undefined) return this.attempts(decideAndAppend, Number.POSITIVE_INFINITY);
-    return withinDeadline(this.attempts(decideAndAppend, Date.now() + deadlineMs), deadlineMs);
+    // At the deadline, the log's own reason when it has one (NATS connection lost) says more than
+    // the deadline does.
+    const late = () =>
+      this.log.unavailable?.() ??
+      new LogUnavailableError(
+        `no answer within ${deadlineMs} ms (CHAT_NATS_TIMEOUT_MS); the write may still be stored`,
+      );
+    return withinDeadline(this.attempts(decideAndAppend, Date.now() + deadlineMs), deadlineMs, late);
   }
 
   private async attempts<T>(decideAndAppend: () => Promise<T>, deadline: number): Promise<T> {
@@ -48,20 +55,12 @@ export class ConflictRetry {
   }
 }
 
-/** `work`'s outcome, or a 503 once `ms` passed (work goes on; its late outcome is dropped). */
-function withinDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
+/** `work`'s outcome, or `late()` once `ms` passed (work goes on; its late outcome is dropped). */
+function withinDeadline<T>(work: Promise<T>, ms: number, late: () => Error): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () =>
-        reject(
-          new LogUnavailableError(
-            `no answer within ${ms} ms (CHAT_NATS_TIMEOUT_MS); the write may still be stored`,
-          ),
-        ),
-      ms,
-    );
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(late()), ms);
   });
   void work.catch(() => undefined); // a late failure has nobody to tell
-  return Promise.race([work, late]).finally(() => clearTimeout(timer));
+  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
 }
