@@ -9,6 +9,7 @@
  * 2026-11-25 over the whole graph); the one-way rules below keep the ones issue 13 removed from coming
  * back: projections ↔ rooms/notes/listing/metrics (features register their read models:
  * projections-imports-no-feature), log ↔ metrics (the CommitObserver port: log-imports-no-feature),
+ * log ↔ tracing (the LogInstrumentation port, same rule),
  * rooms ↔ notes (both use src/ownership, which imports neither: rooms-and-notes-stay-apart,
  * ownership-imports-no-room-or-note), docs ↔ mcp (the MCP tool catalogue is published text in
  * src/docs: docs-imports-no-mcp); events ↔ notes went with the note events' move to src/events.
@@ -25,6 +26,7 @@ const FEATURES = [
   'mcp',
   'stats',
   'metrics',
+  'tracing',
   'identity',
   'projections',
   'write',

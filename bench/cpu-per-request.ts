@@ -9,8 +9,10 @@
  *     --builds /tmp/dists/before,/tmp/dists/after --cases writes,read-json,read-text,note,rooms
  *
  * A build may carry node flags after `@` (`dist@--max-semi-space-size=32`) to compare runtime
- * settings on one build; npm start's --max-old-space-size=1024 and --max-semi-space-size=32 are added
- * unless a flag of the build sets them.
+ * settings on one build, or another node binary (`dist@node=.tools/node24/bin/node`, from
+ * scripts/install-node24.sh) to compare runtimes, or environment variables (`dist@env:KEY=value`);
+ * npm start's --max-old-space-size=1024 and --max-semi-space-size=32 are added unless a flag of the
+ * build sets them.
  */
 import { join } from 'node:path';
 import { generateSigningKey, SigningKey } from '../src/identity/signing-key';
@@ -109,21 +111,27 @@ async function runCase(name: string, builds: string[], rounds: number, seconds: 
   const servers: ChildServer[] = [];
   try {
     for (const [i, build] of builds.entries()) {
-      const env = {
+      const env: Record<string, string> = {
         ...BENCH_ENV,
         CHAT_ROOT: data[i].path,
         CHAT_FSYNC: 'always',
         PORT: '0',
         HOST: '127.0.0.1',
       };
-      // `dir@--flag@--flag`: node flags for this build only (GC settings compared on one build).
-      const [dir, ...flags] = build.split('@');
+      // `dir@--flag@--flag`: node flags for this build only (GC settings compared on one build);
+      // `dir@node=<path>`: run this build on another node binary (Node 20 against Node 24).
+      const [dir, ...parts] = build.split('@');
+      // `dir@env:KEY=value`: an environment variable for this build only (tracing on against off).
+      const nodeBinary = parts.find((part) => part.startsWith('node='))?.slice('node='.length);
+      const own = parts.filter((part) => part.startsWith('env:')).map((part) => part.slice(4).split('='));
+      Object.assign(env, Object.fromEntries(own.map(([key, ...value]) => [key, value.join('=')])));
+      const flags = parts.filter((part) => !part.startsWith('node=') && !part.startsWith('env:'));
       // As npm start runs it, unless the build's flags say otherwise.
       const defaults = ['--max-old-space-size=1024', '--max-semi-space-size=32'].filter(
         (flag) => !flags.some((own) => own.split('=')[0] === flag.split('=')[0]),
       );
       const nodeFlags = [...defaults, ...flags];
-      servers.push(await ChildServer.start([...nodeFlags, join(dir, 'main.js')], env));
+      servers.push(await ChildServer.start([...nodeFlags, join(dir, 'main.js')], env, nodeBinary));
       await spec.seed(servers[i].url);
       await load({ ...spec.load(servers[i].url), seconds: 2, connections: spec.connections }); // warm-up
     }

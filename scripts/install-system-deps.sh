@@ -4,6 +4,7 @@
 # - chromium: the /humans browser tests (playwright-core with executablePath=/usr/bin/chromium);
 # - prometheus: promtool checks the metrics exposition and the alert rules, a real Prometheus scrapes
 #   the service;
+# - systemd (systemd-analyze verifies deploy/systemd/agent-chat.service);
 # - a current nats-server (≥ 2.12) in .tools/, from Debian's unstable suite (install-nats-server.sh);
 #   the machine's own nats-server is never used or changed.
 # Anything that cannot be installed is named in one line on stderr, and the script fails.
@@ -14,6 +15,8 @@ missing=()
 need=()
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
 command -v promtool >/dev/null 2>&1 || need+=(prometheus)
+# systemd-analyze checks the systemd unit in deploy/systemd (a machine without systemd lacks it).
+command -v systemd-analyze >/dev/null 2>&1 || need+=(systemd)
 if ((${#need[@]} > 0)); then
   if [[ $(id -u) -ne 0 ]]; then
     missing+=("${need[@]} (apt-get install needs root)")

@@ -15,6 +15,9 @@ import { clientErrorHandler, installNodeRefusals } from './http/refusals/low-lev
 import { ServiceMetrics } from './metrics/service-metrics';
 import { installRequestMetrics } from './metrics/request-metrics.hook';
 import { attachMetricSources } from './metrics/metric-sources';
+import { installRequestTracing } from './tracing/request-tracing.hook';
+import { SpanRecorder } from './tracing/span-recorder';
+import { SPAN_RECORDER } from './tracing/tracing.module';
 
 /**
  * Builds the application on Fastify with the reference's HTTP conventions: routing on the decoded
@@ -56,6 +59,9 @@ export async function createApp(
   if (options.config.metricsPort !== '' || options.config.statsToken !== '') {
     installRequestMetrics(fastify, app.get(ServiceMetrics));
   }
+  // Traces (CHAT_OTLP_ENDPOINT): the request hooks exist only when tracing is on.
+  const spans = app.get<SpanRecorder | null>(SPAN_RECORDER);
+  if (spans !== null) installRequestTracing(fastify, spans);
   ConnectionGovernor.install(fastify.server, {
     maxConnections: effectiveMaxConnections(options.config.maxConnections),
     // Behind a proxy (CHAT_CLIENT_IP_HEADER set) every connection comes from the proxy: no per-peer cap.

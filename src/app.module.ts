@@ -22,6 +22,7 @@ import { WriteModule } from './write/write.module';
 import { RoomsModule } from './rooms/rooms.module';
 import { RoomWriteModel } from './rooms/room-write.model';
 import { MetricsModule } from './metrics/metrics.module';
+import { TracingModule } from './tracing/tracing.module';
 import { HumansModule } from './humans/humans.module';
 import { StatsModule } from './stats/stats.module';
 import { RuntimeModule } from './runtime/runtime.module';
@@ -49,6 +50,7 @@ export class AppModule {
         IdentityModule,
         RuntimeModule,
         MetricsModule,
+        TracingModule,
         LogModule.forRoot(),
         ProjectionsModule,
         WriteModule,

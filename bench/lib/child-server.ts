@@ -37,8 +37,10 @@ export class ChildServer {
     return ChildServer.start(['-r', TS_REGISTER, join(PROJECT, 'bench', 'lib', 'baseline-server.ts')], {});
   }
 
-  static async start(args: string[], env: Record<string, string>): Promise<ChildServer> {
+  /** `node`: the node binary to run (default: the one running this process). */
+  static async start(args: string[], env: Record<string, string>, node?: string): Promise<ChildServer> {
     const { child, url, readyMs } = await spawnListening(args, {
+      command: node,
       cwd: PROJECT,
       env: { ...process.env, ...env },
       timeoutMs: 600_000,

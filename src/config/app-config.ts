@@ -157,6 +157,12 @@ export class AppConfig {
    * Off by default: the hook alone costs ~14 µs of a ~19 µs read, even sampled (docs/decisions.md).
    */
   @IsNumber() @Min(0) @Max(1) requestLogSample = 0;
+  /** OTLP/HTTP receiver (an OpenTelemetry collector) for traces, e.g. http://collector:4318; empty: off. */
+  @Matches(/^(https?:\/\/[^\s/]+(\/\S*)?)?$/) otlpEndpoint = '';
+  /** Extra headers of every trace export, `key=value` pairs separated by commas (a collector's API key). */
+  @Matches(/^([^=,\s]+=[^,]*(,[^=,\s]+=[^,]*)*)?$/) otlpHeaders = '';
+  /** Share of new traces recorded when tracing is on (a caller's traceparent decides for its own). */
+  @IsNumber() @Min(0) @Max(1) traceSample = 1;
 }
 
 /** Derived, not configured: the reference's fixed numbers. */

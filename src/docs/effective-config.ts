@@ -83,6 +83,8 @@ const WITHHELD_REASONS: Readonly<Record<string, string>> = {
   CHAT_PUBLIC_URL: 'visible in every document’s links instead',
   CHAT_METRICS_TOKEN: 'a secret',
   CHAT_STATS_TOKEN: 'a secret',
+  CHAT_OTLP_ENDPOINT: 'an address inside the operator’s network',
+  CHAT_OTLP_HEADERS: 'may carry a collector’s API key',
   PORT: 'listener detail of the host',
   HOST: 'listener detail of the host',
 };

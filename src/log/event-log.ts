@@ -67,6 +67,11 @@ export interface EventLog {
   open(): Promise<void>;
   /** Offset after the last committed record (what `read` and subscribers have seen). */
   committedHead(): number;
+  /**
+   * A log only this process writes: the offset the next append receives (appends not yet committed
+   * included). Absent on a shared log, where an offset is known only once the append is stored.
+   */
+  head?(): number;
   /** Oldest offset still retained (0 unless retention removed older segments). */
   firstOffset(): number;
   /**

@@ -9,9 +9,14 @@ import { JetStreamEventLog } from './nats/jetstream-event-log';
 import { natsLogOptionsFrom } from './nats/nats-log.config';
 import { COMMIT_OBSERVER, CommitObserver, IGNORE_COMMITS } from './file/commit-observer';
 import { LogLifecycle } from './log-lifecycle';
+import { LOG_INSTRUMENTATION, LogInstrumentation } from './log-instrumentation';
 
 /** Opens the event log backend (recovering its tail) before anything that reads or writes it starts. */
-async function openLog(config: AppConfig, observer: CommitObserver = IGNORE_COMMITS): Promise<EventLog> {
+async function openLog(
+  config: AppConfig,
+  observer: CommitObserver = IGNORE_COMMITS,
+  instrumentation?: LogInstrumentation,
+): Promise<EventLog> {
   const logger = new Logger('EventLog');
   const sink = {
     log: (m: string) => logger.log(m),
@@ -21,9 +26,9 @@ async function openLog(config: AppConfig, observer: CommitObserver = IGNORE_COMM
   const log: EventLog =
     config.logBackend === 'nats'
       ? new JetStreamEventLog(natsLogOptionsFrom(config, sink))
-      : fileLog(config, sink, observer);
+      : fileLog(config, sink, instrumentation?.commits(observer) ?? observer);
   await log.open();
-  return log;
+  return instrumentation?.wrap(log, config.logBackend) ?? log;
 }
 
 function fileLog(
@@ -64,8 +69,13 @@ export class LogModule implements OnApplicationShutdown {
       providers: [
         {
           provide: EVENT_LOG,
-          // The metrics module fills the observer port; without it the log's timings are ignored.
-          inject: [APP_CONFIG, { token: COMMIT_OBSERVER, optional: true }],
+          // The metrics module fills the observer port; without it the log's timings are ignored. The
+          // tracing module fills the instrumentation port only when tracing is on.
+          inject: [
+            APP_CONFIG,
+            { token: COMMIT_OBSERVER, optional: true },
+            { token: LOG_INSTRUMENTATION, optional: true },
+          ],
           useFactory: openLog,
         },
         lifecycle,

@@ -30,6 +30,9 @@ export function attachMetricSources(app: INestApplication): void {
     rooms: () => rooms.liveRooms,
     notes: () => notes.totalNotes,
     noteBytes: () => notes.totalBytes,
+    // A lost NATS connection is `unavailable` (readiness), a poisoned or forked log a `writeFault`.
+    logWritable: () => ((log.writeFault?.() ?? log.unavailable?.()) === undefined ? 1 : 0),
+    logBacklog: () => log.backlog?.() ?? 0,
     eventLoopStalls: () => loop.stalls,
     logForked: () => (log.writeFault?.() instanceof StreamForkedError ? 1 : 0),
     connections: () =>

@@ -8,6 +8,10 @@ export interface MetricSources {
   rooms(): number;
   notes(): number;
   noteBytes(): number;
+  /** 1 while the event log takes appends, 0 while it refuses them (a poisoned log, NATS unreachable). */
+  logWritable(): number;
+  /** Records the shared log holds that this node has not received yet (nats backend; 0 on file). */
+  logBacklog(): number;
   /** Event-loop stalls since start (src/runtime). */
   eventLoopStalls(): number;
   /** 1 while the shared log's history is not the one this node applied (it refuses writes), else 0. */
@@ -155,6 +159,14 @@ export class ServiceMetrics {
     gauge('chat_rooms', 'Live rooms.', (s) => s.rooms());
     gauge('chat_notes', 'Stored notes.', (s) => s.notes());
     gauge('chat_note_bytes', 'UTF-8 bytes of all note values.', (s) => s.noteBytes());
+    gauge('chat_log_writable', '1 while the event log takes appends, 0 while it refuses them.', (s) =>
+      s.logWritable(),
+    );
+    gauge(
+      'chat_log_backlog_records',
+      'Records the shared log (NATS stream) holds that this node has not received yet.',
+      (s) => s.logBacklog(),
+    );
     gauge(
       'chat_log_forked',
       '1 while the NATS stream does not hold the history this node applied (writes refused), else 0.',

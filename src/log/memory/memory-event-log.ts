@@ -31,6 +31,10 @@ export class MemoryEventLog implements EventLog {
     this.state = 'open';
   }
 
+  head(): number {
+    return this.nextOffset;
+  }
+
   committedHead(): number {
     return this.first + this.records.length;
   }

@@ -1,12 +1,14 @@
-import { ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { ChildProcess, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { stopProcess } from '../../support/listening-process';
+import { freePort } from '../../support/free-port';
+import { startPrometheus } from '../../support/prometheus-process';
 import { ServiceProcess } from '../../support/service-process';
 import { makeTempDir } from '../../support/temp-dir';
 
-const METRICS_PORT = 21611;
-const PROMETHEUS_PORT = 21612;
+// Ports from the kernel (fixed ones collided with another run of this suite on the same machine).
+let METRICS_PORT = 0;
+let PROMETHEUS_PORT = 0;
 const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Asks Prometheus's HTTP API for one instant value, or null while it has none. */
@@ -33,14 +35,15 @@ describe('metrics, scraped by a real Prometheus', () => {
   let service: ServiceProcess;
   let prometheus: ChildProcess | null = null;
   beforeAll(async () => {
+    [METRICS_PORT, PROMETHEUS_PORT] = [await freePort(), await freePort()];
     service = await ServiceProcess.start({
       CHAT_ROOT: join(dir.path, 'data'),
       CHAT_METRICS_PORT: String(METRICS_PORT),
     });
-  });
+  }, 120_000);
   afterAll(async () => {
     if (prometheus) await stopProcess(prometheus);
-    await service.stop();
+    await service?.stop();
     dir.remove();
   });
 
@@ -70,28 +73,11 @@ describe('metrics, scraped by a real Prometheus', () => {
   });
 
   it('a Prometheus started here scrapes it and answers a query for the write counter', async () => {
-    const config = join(dir.path, 'prometheus.yml');
-    writeFileSync(
-      config,
-      [
-        'global:',
-        '  scrape_interval: 1s',
-        'scrape_configs:',
-        '  - job_name: agent-chat',
-        '    static_configs:',
-        `      - targets: ['127.0.0.1:${METRICS_PORT}']`,
-        '',
-      ].join('\n'),
-    );
-    prometheus = spawn(
-      'prometheus',
-      [
-        `--config.file=${config}`,
-        `--storage.tsdb.path=${join(dir.path, 'tsdb')}`,
-        `--web.listen-address=127.0.0.1:${PROMETHEUS_PORT}`,
-      ],
-      { stdio: 'ignore' },
-    );
+    prometheus = startPrometheus({
+      dir: dir.path,
+      targets: [`127.0.0.1:${METRICS_PORT}`],
+      port: PROMETHEUS_PORT,
+    });
     let writes: number | null = null;
     const deadline = Date.now() + 45_000;
     while (writes !== 5 && Date.now() < deadline) {
@@ -103,13 +89,14 @@ describe('metrics, scraped by a real Prometheus', () => {
   }, 60_000);
 
   it('with CHAT_METRICS_TOKEN a scrape must bring the bearer token', async () => {
+    const guardedPort = await freePort();
     const guarded = await ServiceProcess.start({
       CHAT_ROOT: join(dir.path, 'guarded'),
-      CHAT_METRICS_PORT: String(METRICS_PORT + 2),
+      CHAT_METRICS_PORT: String(guardedPort),
       CHAT_METRICS_TOKEN: 's3cret',
     });
     try {
-      const url = `http://127.0.0.1:${METRICS_PORT + 2}/metrics`;
+      const url = `http://127.0.0.1:${guardedPort}/metrics`;
       expect((await fetch(url)).status).toBe(401);
       expect((await fetch(url, { headers: { authorization: 'Bearer wrong!' } })).status).toBe(401);
       const ok = await fetch(url, { headers: { authorization: 'Bearer s3cret' } });

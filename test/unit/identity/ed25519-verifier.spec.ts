@@ -15,6 +15,14 @@ const VECTORS_FILE = join(__dirname, '..', '..', 'vectors', 'ed25519-acceptance.
 const fileText = readFileSync(VECTORS_FILE, 'utf8');
 const vectors: Ed25519Vector[] = JSON.parse(fileText);
 
+/**
+ * The `opensslAlone` evidence was recorded with OpenSSL 3.0 (Node 20 and 22). Node 24's OpenSSL 3.5
+ * refuses some small-order keys 3.0 accepts (the service's verdicts are the same on both: the prechecks
+ * decide them); on another OpenSSL the evidence may only be stricter than the recorded one.
+ */
+const RECORDED_WITH_OPENSSL = /^3\.0\./;
+const sameOpenssl = RECORDED_WITH_OPENSSL.test(process.versions.openssl);
+
 const bytesOf = (v: Ed25519Vector) =>
   [v.publicKey, v.message, v.signature].map((h) => kit.fromHex(h)) as [Uint8Array, Uint8Array, Uint8Array];
 
@@ -28,13 +36,14 @@ describe('Ed25519 acceptance vectors', () => {
   it('still records what OpenSSL alone and @noble/ed25519 decide (the evidence for the prechecks)', async () => {
     for (const vector of vectors) {
       const [publicKey, message, signature] = bytesOf(vector);
+      const openssl = kit.opensslAlone(publicKey, message, signature);
       const observed = {
-        opensslAlone: kit.opensslAlone(publicKey, message, signature),
+        opensslAlone: sameOpenssl ? openssl : openssl && vector.opensslAlone,
         ...(await kit.nobleVerdicts(publicKey, message, signature)),
       };
       expect({ name: vector.name, ...observed }).toEqual({
         name: vector.name,
-        opensslAlone: vector.opensslAlone,
+        opensslAlone: sameOpenssl ? vector.opensslAlone : openssl,
         nobleZip215: vector.nobleZip215,
         nobleStrict: vector.nobleStrict,
       });
@@ -61,7 +70,12 @@ describe('Ed25519 acceptance vectors', () => {
   });
 
   it('is the file scripts/gen-ed25519-vectors.ts writes', async () => {
-    expect(renderVectors(await buildEd25519Vectors())).toBe(fileText);
+    const built = await buildEd25519Vectors();
+    // With another OpenSSL the recorded evidence is kept (it is checked against 3.0 above).
+    const rendered = renderVectors(
+      sameOpenssl ? built : built.map((v, i) => ({ ...v, opensslAlone: vectors[i].opensslAlone })),
+    );
+    expect(rendered).toBe(fileText);
   });
 });
 
