@@ -3,6 +3,7 @@ import { RoomEvent } from '../events/chat-event';
 import { PendingEffects } from '../write/event-writer';
 import { RoomHeads } from '../ownership/room-heads.port';
 import { PendingOverlay } from '../write/pending-overlay';
+import { roomScope } from '../write/log-scopes';
 import { EVENTS_ROOM } from './room-write.rules';
 import { RoomsProjection } from './rooms.projection';
 import { RoomAppendState, RoomWriteState, SpentNonce } from './room-write-state';
@@ -80,20 +81,22 @@ export class RoomWriteModel implements RoomHeads {
   /** What appending `events` (and spending `spent`) does to this model, for EventWriter. */
   effectsOf(events: readonly RoomEvent[], spent?: SpentNonce): PendingEffects {
     const touched = new Set(events.map((event) => event.room));
+    const nonce = spent && nonceKey(spent.room, spent.did);
     return {
-      record: (last) => {
-        if (spent) this.pendingNonces.set(nonceKey(spent.room, spent.did), spent.nonce, last);
+      scopes: events.map((event) => roomScope(event.room)),
+      record: (ticket) => {
+        if (spent) this.pendingNonces.set(nonce!, spent.nonce, ticket);
         for (const event of events) {
-          this.pending.set(event.room, nextWriteState(this.view(event.room), event), last);
+          this.pending.set(event.room, nextWriteState(this.view(event.room), event), ticket);
         }
       },
-      discardFrom: (first) => {
-        this.pending.discardFrom(first);
-        this.pendingNonces.discardFrom(first);
+      discard: (ticket) => {
+        for (const room of touched) this.pending.discard(room, ticket);
+        if (spent) this.pendingNonces.discard(nonce!, ticket);
       },
-      settle: (last) => {
-        for (const room of touched) this.pending.settle(room, last);
-        if (spent) this.pendingNonces.settle(nonceKey(spent.room, spent.did), last);
+      settle: (ticket) => {
+        for (const room of touched) this.pending.settle(room, ticket);
+        if (spent) this.pendingNonces.settle(nonce!, ticket);
       },
     };
   }
