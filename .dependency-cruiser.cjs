@@ -132,6 +132,15 @@ module.exports = {
       to: { path: [featureOutsideProjections, '^src/(http|access)/'] },
     },
     {
+      name: 'runtime-imports-only-config',
+      severity: 'error',
+      comment:
+        'src/runtime watches the process itself (the event-loop stall detector): it reads its knob ' +
+        'from src/config and nothing else, so every layer that reports on the process may import it.',
+      from: { path: '^src/runtime/' },
+      to: { path: '^src/', pathNot: '^src/(runtime|config|common)/' },
+    },
+    {
       name: 'write-imports-no-feature',
       severity: 'error',
       comment:

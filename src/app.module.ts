@@ -25,6 +25,7 @@ import { MetricsModule } from './metrics/metrics.module';
 import { TracingModule } from './tracing/tracing.module';
 import { HumansModule } from './humans/humans.module';
 import { StatsModule } from './stats/stats.module';
+import { RuntimeModule } from './runtime/runtime.module';
 import { StreamsModule } from './streams/streams.module';
 
 export interface AppModuleOptions {
@@ -48,6 +49,7 @@ export class AppModule {
         ScheduleModule.forRoot(),
         AccessModule,
         IdentityModule,
+        RuntimeModule,
         MetricsModule,
         TracingModule,
         LogModule.forRoot(),

@@ -136,7 +136,7 @@ export class AppConfig {
   @IsIn(['file', 'nats']) logBackend: LogBackend = 'file';
   /** With the nats backend: NATS servers, comma-separated. */
   @IsString() natsUrl = 'nats://127.0.0.1:4222';
-  /** With the nats backend: the stream (created if missing, verified if present); subjects `chat.<stream>.>`. */
+  /** With the nats backend: the stream (created if missing, verified if present); subjects `chat.<stream>.v2.*`. */
   @Matches(/^[A-Za-z0-9_-]{1,64}$/) natsStream = 'agent-chat';
   /** With the nats backend: replicas of the stream (3 on a 3-server cluster survives one server lost). */
   @IsInt() @Min(1) @Max(5) natsReplicas = 1;
@@ -152,10 +152,12 @@ export class AppConfig {
   @IsInt() @Min(-1) natsMaxBytes = -1;
   /** With the nats backend: Nats-Msg-Id de-duplication window in seconds. */
   @IsInt() @Min(1) natsDuplicateWindowSeconds = 120;
-  /** With the nats backend: deadline in ms for connecting and for one publish acknowledgement. */
+  /** With the nats backend: deadline in ms for connecting and for a whole write (every retry and wait included). */
   @IsInt() @Min(100) @Max(60_000) natsTimeoutMs = 5000;
   /** /readyz answers 503 while more committed log records than this wait to be applied here. */
   @IsInt() @Min(0) readyMaxLag = 1000;
+  /** An event loop blocked this long (ms) is a stall: an error line at once, /healthz 503 for a minute after. */
+  @IsInt() @Min(50) @Max(600_000) eventLoopStallMs = 2000;
   /** Port of the metrics listener (`GET /metrics`, Prometheus text); empty: no listener. */
   @Matches(/^(\d{1,5})?$/) metricsPort = '';
   /** Address of the metrics listener: loopback unless the operator opens it. */

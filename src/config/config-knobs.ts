@@ -87,6 +87,7 @@ export const KNOBS: readonly Knob[] = [
   { env: 'CHAT_NATS_DUPLICATE_WINDOW_SECONDS', field: 'natsDuplicateWindowSeconds', kind: 'int' },
   { env: 'CHAT_NATS_TIMEOUT_MS', field: 'natsTimeoutMs', kind: 'int' },
   { env: 'CHAT_READY_MAX_LAG', field: 'readyMaxLag', kind: 'int' },
+  { env: 'CHAT_EVENT_LOOP_STALL_MS', field: 'eventLoopStallMs', kind: 'int' },
   { env: 'CHAT_OTLP_ENDPOINT', field: 'otlpEndpoint', kind: 'string' },
   { env: 'CHAT_OTLP_HEADERS', field: 'otlpHeaders', kind: 'string' },
   { env: 'CHAT_TRACE_SAMPLE', field: 'traceSample', kind: 'number' },

@@ -2,17 +2,18 @@
  * The event log port: the one source of truth of the service. Every accepted write is appended here
  * as an opaque payload (the event codec lives in src/events); projections fold what the log returns.
  *
- * Offsets are 0-based, contiguous and never reused. `head()` is the offset the next append receives.
- * Invariants every backend keeps:
- * - appends are ordered: the records of two `append` calls made one after the other (without awaiting)
- *   get increasing offsets in call order, and are committed in that order;
- * - `append` resolves only once the records are as durable as the backend's fsync policy promises
- *   (`always`: after the fsync that covers them);
- * - `read` and subscribers see committed records only, in offset order, each exactly once;
- * - a failed append (I/O error) poisons the log: every later append rejects with LogUnavailableError
- *   until the process restarts and recovers from disk (no "retry the fsync" — see docs/architecture.md).
- * Across a crash, an append that was never acknowledged may be lost, kept whole, or (when it carried
- * several payloads) kept as a prefix of its records: recovery keeps the longest valid prefix of the log.
+ * Offsets are 0-based, contiguous and never reused. Invariants every backend keeps:
+ * - the records of one `append` are stored whole or not at all, at consecutive offsets, in order;
+ * - two appends from one process whose records share a scope (see LogScope) are stored in call
+ *   order; a log only this process writes (file, memory) stores every append in call order;
+ * - `append` resolves only once the records are as durable as the backend promises (file,
+ *   `always`: after the fsync that covers them; nats: acknowledged by the stream's replicas);
+ * - `read` and subscribers see committed records only, in offset order, each exactly once (nats:
+ *   "committed" means delivered back by the tail, which may come after the append resolved);
+ * - a failed append (I/O error) poisons the file log: every later append rejects with
+ *   LogUnavailableError until the process restarts and recovers from disk (docs/architecture.md).
+ * Across a crash, an append that was never acknowledged may be lost, kept whole, or (file log, when it
+ * carried several payloads) kept as a prefix of its records: recovery keeps the longest valid prefix.
  */
 export interface LogRecord {
   readonly offset: number;
@@ -22,13 +23,36 @@ export interface LogRecord {
 export interface AppendResult {
   /** Offset of the first appended record. */
   readonly first: number;
-  /** Offset after the last appended record (the new head). */
+  /** Offset after the last appended record. */
   readonly next: number;
 }
 
+/**
+ * What a record is about, for a log several processes write (the nats backend): the unit of
+ * optimistic concurrency — every record of a room (its ownership notes included) or one note.
+ * Tokens are free text (a backend encodes them); every scope of one kind has the same number of
+ * tokens, so no scope is a prefix of another.
+ */
+export type LogScope = readonly string[];
+
 export interface AppendOptions {
-  /** Optimistic concurrency: append only if the log's head is exactly this offset. */
-  readonly expectedHead?: number;
+  /**
+   * The scope of each payload. A shared log stores the records only if, in each of their scopes, the
+   * last record is one the caller decided against: below `readThrough`, or one of this process's own
+   * earlier appends that was not refused. Otherwise nothing is stored and the append rejects with
+   * LogConflictError. Records without a scope share one. A log only this process writes ignores
+   * scopes: every decision there is made against everything before it.
+   */
+  readonly scopes?: readonly LogScope[];
+  /** The caller decided against every record below this offset (its read models applied them). */
+  readonly readThrough?: number;
+  /**
+   * Runs synchronously, before the promise rejects and before any other decision can run, when the
+   * records will not be stored or their fate is unknown (a timeout): the caller forgets the state it
+   * recorded for them, so no later decision builds on it. Appends this process chained behind them
+   * (same scope) fail too, each with its own call.
+   */
+  readonly onFailed?: () => void;
 }
 
 export interface ReadOptions {
@@ -41,16 +65,19 @@ export type CommitListener = (records: readonly LogRecord[]) => void;
 export interface EventLog {
   /** Opens the log, recovering from a torn or corrupt tail. Must be called once before any other call. */
   open(): Promise<void>;
-  /** The offset the next append will receive (includes appends not yet committed). */
-  head(): number;
-  /** Offset after the last committed record. */
+  /** Offset after the last committed record (what `read` and subscribers have seen). */
   committedHead(): number;
+  /**
+   * A log only this process writes: the offset the next append receives (appends not yet committed
+   * included). Absent on a shared log, where an offset is known only once the append is stored.
+   */
+  head?(): number;
   /** Oldest offset still retained (0 unless retention removed older segments). */
   firstOffset(): number;
   /**
-   * Appends payloads as consecutive records. Offsets are assigned in call order; the promise resolves
-   * once they are committed. Rejects with ExpectedHeadMismatchError (no records written) when
-   * `expectedHead` is given and differs from `head()`.
+   * Appends payloads as consecutive records, atomically. Resolves with their offsets once they are
+   * stored; rejects with LogConflictError (nothing stored) when another writer moved one of their
+   * scopes first, or LogUnavailableError when the log cannot take writes.
    */
   append(payloads: readonly Buffer[], options?: AppendOptions): Promise<AppendResult>;
   /**
@@ -71,16 +98,22 @@ export interface EventLog {
    */
   sync(): Promise<void>;
   /**
-   * Why appends are refused right now (a poisoned log), for /healthz; undefined while writable.
-   * Optional: a backend without a sticky failure state need not implement it.
+   * Why appends are refused for good (until an operator acts and the process restarts): a log
+   * poisoned by an I/O error, a shared stream whose history is not the one this process applied.
+   * Liveness and readiness both report it. Undefined while writable.
    */
   writeFault?(): Error | undefined;
   /**
-   * Resolves once an append may succeed again after one was refused with ExpectedHeadMismatchError
-   * because another writer moved the shared log (the nats backend re-synchronises its head from the
-   * stream). Optional: a log only this process writes never needs it.
+   * Why appends are refused right now for a reason that passes without a restart (the nats backend:
+   * the connection to NATS is lost, the stream is being verified after a reconnect). Readiness
+   * reports it, liveness does not: restarting would not bring NATS back.
    */
-  caughtUp?(): Promise<void>;
+  unavailable?(): Error | undefined;
+  /**
+   * How long one write may wait on this log before it is answered 503 (CHAT_NATS_TIMEOUT_MS), all
+   * retries after conflicts included; undefined: no deadline (a local disk answers or poisons).
+   */
+  writeDeadlineMs?(): number | undefined;
   /**
    * Records the shared log holds that this process has not received yet (the nats backend: other
    * nodes' writes still on their way), for /healthz. Optional: 0 for a log only this process writes.

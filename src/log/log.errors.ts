@@ -1,12 +1,16 @@
 import { DomainError } from '../common/domain-error';
 
-/** The caller's expected head did not match: nothing was written. Carries both values. */
-export class ExpectedHeadMismatchError extends DomainError {
+/**
+ * Another writer of a shared log stored a record in one of the append's scopes that the caller had
+ * not decided against: nothing was written. `mustApply` is the offset of that record (or the newest
+ * such the log knows): decide again once the read models applied it.
+ */
+export class LogConflictError extends DomainError {
   constructor(
-    readonly expected: number,
-    readonly actual: number,
+    readonly mustApply: number,
+    detail: string,
   ) {
-    super('log_conflict', `log head is ${actual}, expected ${expected}`);
+    super('log_conflict', `another node wrote to the same room or note first (${detail}): retry the request`);
   }
 }
 

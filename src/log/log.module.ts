@@ -18,7 +18,11 @@ async function openLog(
   instrumentation?: LogInstrumentation,
 ): Promise<EventLog> {
   const logger = new Logger('EventLog');
-  const sink = { log: (m: string) => logger.log(m), warn: (m: string) => logger.warn(m) };
+  const sink = {
+    log: (m: string) => logger.log(m),
+    warn: (m: string) => logger.warn(m),
+    error: (m: string) => logger.error(m),
+  };
   const log: EventLog =
     config.logBackend === 'nats'
       ? new JetStreamEventLog(natsLogOptionsFrom(config, sink))

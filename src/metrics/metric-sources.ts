@@ -10,6 +10,8 @@ import { ProjectionRunner } from '../projections/projection-runner';
 import { RoomsProjection } from '../rooms/rooms.projection';
 import { ConnectionGovernor } from '../http/connections/connection-governor';
 import { MetricSources, ServiceMetrics } from './service-metrics';
+import { EventLoopWatchService } from '../runtime/event-loop-watch.service';
+import { StreamForkedError } from '../log/nats/nats-log.errors';
 
 /** Points the scrape-time gauges at the live read models of a built application. */
 export function attachMetricSources(app: INestApplication): void {
@@ -20,6 +22,7 @@ export function attachMetricSources(app: INestApplication): void {
   const streams = app.get(StreamSlots);
   const rooms = app.get(RoomsProjection);
   const notes = app.get(NotesProjection);
+  const loop = app.get(EventLoopWatchService);
   const governor = ConnectionGovernor.of(app.getHttpServer() as Server);
   const startedAt = Date.now(); // the state at start was a checkpoint plus a replay
   const sources: MetricSources = {
@@ -30,8 +33,11 @@ export function attachMetricSources(app: INestApplication): void {
     rooms: () => rooms.liveRooms,
     notes: () => notes.totalNotes,
     noteBytes: () => notes.totalBytes,
-    logWritable: () => (log.writeFault?.() === undefined ? 1 : 0),
+    // A lost NATS connection is `unavailable` (readiness), a poisoned or forked log a `writeFault`.
+    logWritable: () => ((log.writeFault?.() ?? log.unavailable?.()) === undefined ? 1 : 0),
     logBacklog: () => log.backlog?.() ?? 0,
+    eventLoopStalls: () => loop.stalls,
+    logForked: () => (log.writeFault?.() instanceof StreamForkedError ? 1 : 0),
     connections: () =>
       governor === undefined
         ? null

@@ -13,6 +13,10 @@ export interface MetricSources {
   logWritable(): number;
   /** Records the shared log holds that this node has not received yet (nats backend; 0 on file). */
   logBacklog(): number;
+  /** Event-loop stalls since start (src/runtime). */
+  eventLoopStalls(): number;
+  /** 1 while the shared log's history is not the one this node applied (it refuses writes), else 0. */
+  logForked(): number;
   /** The public server's connections (src/http/connections), or null where none is governed. */
   connections(): ConnectionFigures | null;
 }
@@ -91,6 +95,11 @@ export class ServiceMetrics {
     buckets: BATCH_BUCKETS,
     registers: [this.registry],
   });
+  readonly conflictRetries = new Counter({
+    name: 'chat_write_conflict_retries_total',
+    help: 'Writes decided again because another node wrote to the same room or note first (nats backend).',
+    registers: [this.registry],
+  });
   readonly checkpointSeconds = new Histogram({
     name: 'chat_checkpoint_duration_seconds',
     help: 'Time to write one checkpoint (log sync, ring sync, snapshot file).',
@@ -160,6 +169,22 @@ export class ServiceMetrics {
       'Records the shared log (NATS stream) holds that this node has not received yet.',
       (s) => s.logBacklog(),
     );
+    gauge(
+      'chat_log_forked',
+      '1 while the NATS stream does not hold the history this node applied (writes refused), else 0.',
+      (s) => s.logForked(),
+    );
+    let stallsCounted = 0;
+    new Counter({
+      name: 'chat_event_loop_stalls_total',
+      help: 'Times the event loop was blocked longer than CHAT_EVENT_LOOP_STALL_MS.',
+      registers: [this.registry],
+      collect() {
+        const now = sources()?.eventLoopStalls() ?? stallsCounted;
+        if (now > stallsCounted) this.inc(now - stallsCounted);
+        stallsCounted = now;
+      },
+    });
   }
 
   /** Connects the gauges to the live read models (once the application is built). */

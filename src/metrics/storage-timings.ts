@@ -1,5 +1,6 @@
 import { CommitObserver } from '../log/file/commit-observer';
 import { CheckpointObserver } from '../projections/checkpoint-observer';
+import { WriteObserver } from '../write/write-observer';
 import { ServiceMetrics } from './service-metrics';
 
 /** The log's group-commit timings, observed into the registry. */
@@ -16,4 +17,9 @@ export function commitTimings(metrics: ServiceMetrics): CommitObserver {
 /** Checkpoint durations, observed into the registry. */
 export function checkpointTimings(metrics: ServiceMetrics): CheckpointObserver {
   return { written: (seconds) => metrics.checkpointSeconds.observe(seconds) };
+}
+
+/** Writes decided again after another node's write (chat_write_conflict_retries_total). */
+export function writeCounts(metrics: ServiceMetrics): WriteObserver {
+  return { conflictRetried: () => metrics.conflictRetries.inc() };
 }

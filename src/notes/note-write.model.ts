@@ -11,7 +11,9 @@ import { NoteState } from './note-state';
 
 export type { NoteState } from './note-state';
 import { OwnerNotes } from '../ownership/owner-notes.port';
-import { ROOM_ALLOW, ROOM_NONCE } from '../ownership/reserved-namespaces';
+import { ROOM_ALLOW, ROOM_GUARD_NAMESPACES, ROOM_NONCE } from '../ownership/reserved-namespaces';
+import { noteScope, roomScope } from '../write/log-scopes';
+import { LogScope } from '../log/event-log';
 import { NotesProjection } from './notes.projection';
 import { unreachable } from '../common/unreachable';
 
@@ -114,20 +116,21 @@ export class NoteWriteModel implements OwnerNotes {
   /** What appending `events` (carrying `keyed`) does to this model, for EventWriter. */
   effectsOf(events: readonly NoteEvent[], keyed?: KeyedNoteWrite): PendingEffects {
     return {
-      record: (last) => {
-        if (keyed) this.pendingKeys.record(keyed.id, keyed.entry, last);
+      scopes: events.map(({ ns, key }) => scopeOf(ns, key)),
+      record: (ticket) => {
+        if (keyed) this.pendingKeys.record(keyed.id, keyed.entry, ticket);
         for (const event of events) {
           const { ns, key } = event;
-          this.pending.set(id(ns, key), { ns, key, state: nextNoteState(this.view(ns, key), event) }, last);
+          this.pending.set(id(ns, key), { ns, key, state: nextNoteState(this.view(ns, key), event) }, ticket);
         }
       },
-      discardFrom: (first) => {
-        this.pending.discardFrom(first);
-        this.pendingKeys.discardFrom(first);
+      discard: (ticket) => {
+        for (const { ns, key } of events) this.pending.discard(id(ns, key), ticket);
+        if (keyed) this.pendingKeys.discard(keyed.id, ticket);
       },
-      settle: (last) => {
-        for (const { ns, key } of events) this.pending.settle(id(ns, key), last);
-        if (keyed) this.pendingKeys.settle(keyed.id, last);
+      settle: (ticket) => {
+        for (const { ns, key } of events) this.pending.settle(id(ns, key), ticket);
+        if (keyed) this.pendingKeys.settle(keyed.id, ticket);
       },
     };
   }
@@ -158,4 +161,12 @@ export function nextNoteState(state: NoteState | null, event: NoteEvent): NoteSt
 /** Names cannot contain a newline, so this key never collides. */
 function id(ns: string, key: string): string {
   return `${ns}\n${key}`;
+}
+
+/**
+ * A room's ownership notes live in the room's scope of a shared log: the claim rule reads the room's
+ * head and the message gate reads the owner, so one precondition covers both sides of either race.
+ */
+function scopeOf(ns: string, key: string): LogScope {
+  return ROOM_GUARD_NAMESPACES.has(ns) ? roomScope(key) : noteScope(ns, key);
 }

@@ -21,6 +21,7 @@ import { projectionFeature, ProjectionFeature } from './projection-feature';
 import { ProjectionRegistry } from './projection-registry';
 import { ProjectionRunner } from './projection-runner';
 import { ServiceHealth } from './service-health';
+import { RuntimeModule } from '../runtime/runtime.module';
 
 /**
  * The upkeep of the read models: the registry the features' projections join (`forFeature`), the
@@ -29,6 +30,8 @@ import { ServiceHealth } from './service-health';
  */
 @Global()
 @Module({
+  // ServiceHealth reports event-loop stalls; the replay tool builds this module without the app's.
+  imports: [RuntimeModule],
   providers: [
     { provide: ProjectionRegistry, useFactory: () => new ProjectionRegistry() },
     // The live array of the registry: every registered projection, in apply order.

@@ -5,6 +5,8 @@ import { EventLog } from '../log/event-log';
 import { EVENT_LOG } from '../log/log.tokens';
 import { CheckpointService } from './checkpoint.service';
 import { ProjectionRunner } from './projection-runner';
+import { EventLoopWatchService } from '../runtime/event-loop-watch.service';
+import { STALL_REPORTED_MS } from '../runtime/event-loop-watch';
 
 export interface HealthReport {
   /** Committed log records not yet applied to the read models. */
@@ -18,11 +20,15 @@ export interface HealthReport {
  *
  * Liveness (`report`, /healthz): every condition that makes the service refuse writes or lose its
  * checkpoints — a failed projection, a log poisoned by an I/O error (a full or read-only disk
- * included), checkpoints that keep failing. A supervisor may restart on these.
+ * included), a NATS stream whose history is not the one this node applied, checkpoints that keep
+ * failing — and an event loop that was blocked for seconds (issue 24). A supervisor may restart on
+ * these.
  *
  * Readiness (`readiness`, /readyz): liveness plus what should only take the node out of a load
  * balancer's rotation for a while — read models lagging the log by more than CHAT_READY_MAX_LAG
- * records (a node catching up after a start or another node's burst).
+ * records (a node catching up after a start or another node's burst), and a log that refuses writes
+ * for a reason a restart would not cure (the nats backend: NATS connection lost, the stream being
+ * verified after a reconnect).
  */
 @Injectable()
 export class ServiceHealth {
@@ -31,6 +37,7 @@ export class ServiceHealth {
     @Inject(EVENT_LOG) private readonly log: EventLog,
     private readonly runner: ProjectionRunner,
     private readonly checkpoints: CheckpointService,
+    private readonly loop: EventLoopWatchService,
   ) {}
 
   report(): HealthReport {
@@ -42,12 +49,21 @@ export class ServiceHealth {
     if (fault) problems.push(`event log refuses writes: ${fault.message}`);
     const checkpoint = this.checkpoints.failure;
     if (checkpoint) problems.push(checkpoint);
+    const stall = this.loop.recent();
+    if (stall) {
+      problems.push(
+        `event loop was blocked for ${(stall.ms / 1000).toFixed(1)} s (CHAT_EVENT_LOOP_STALL_MS ` +
+          `${this.config.eventLoopStallMs}); reported for ${STALL_REPORTED_MS / 1000} s after it ends`,
+      );
+    }
     return { projectionLag: this.projectionLag(), problems };
   }
 
   readiness(): HealthReport {
     const { projectionLag, problems } = this.report();
     const reasons = [...problems];
+    const unavailable = this.log.unavailable?.();
+    if (unavailable) reasons.push(`event log refuses writes for now: ${unavailable.message}`);
     if (projectionLag > this.config.readyMaxLag) {
       reasons.push(
         `catching up: ${projectionLag} log records not applied yet (ready at ${this.config.readyMaxLag} or fewer, CHAT_READY_MAX_LAG)`,

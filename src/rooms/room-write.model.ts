@@ -4,6 +4,7 @@ import { RoomEvent } from '../events/chat-event';
 import { PendingEffects } from '../write/event-writer';
 import { RoomHeads } from '../ownership/room-heads.port';
 import { PendingOverlay } from '../write/pending-overlay';
+import { roomScope } from '../write/log-scopes';
 import { PriorWrite } from '../write/idempotency/idempotent-write';
 import { PendingKeys } from '../write/idempotency/pending-keys';
 import { MessageKeyEntry, MessageKeysProjection } from './idempotency/message-keys.projection';
@@ -100,23 +101,25 @@ export class RoomWriteModel implements RoomHeads {
   /** What appending `events` (spending `spent`, carrying `keyed`) does to this model, for EventWriter. */
   effectsOf(events: readonly RoomEvent[], spent?: SpentNonce, keyed?: KeyedAppend): PendingEffects {
     const touched = new Set(events.map((event) => event.room));
+    const nonce = spent && nonceKey(spent.room, spent.did);
     return {
-      record: (last) => {
-        if (keyed) this.pendingKeys.record(keyed.id, keyed.entry, last);
-        if (spent) this.pendingNonces.set(nonceKey(spent.room, spent.did), spent.nonce, last);
+      scopes: events.map((event) => roomScope(event.room)),
+      record: (ticket) => {
+        if (keyed) this.pendingKeys.record(keyed.id, keyed.entry, ticket);
+        if (spent) this.pendingNonces.set(nonce!, spent.nonce, ticket);
         for (const event of events) {
-          this.pending.set(event.room, nextWriteState(this.view(event.room), event), last);
+          this.pending.set(event.room, nextWriteState(this.view(event.room), event), ticket);
         }
       },
-      discardFrom: (first) => {
-        this.pending.discardFrom(first);
-        this.pendingNonces.discardFrom(first);
-        this.pendingKeys.discardFrom(first);
+      discard: (ticket) => {
+        for (const room of touched) this.pending.discard(room, ticket);
+        if (spent) this.pendingNonces.discard(nonce!, ticket);
+        if (keyed) this.pendingKeys.discard(keyed.id, ticket);
       },
-      settle: (last) => {
-        for (const room of touched) this.pending.settle(room, last);
-        if (spent) this.pendingNonces.settle(nonceKey(spent.room, spent.did), last);
-        if (keyed) this.pendingKeys.settle(keyed.id, last);
+      settle: (ticket) => {
+        for (const room of touched) this.pending.settle(room, ticket);
+        if (spent) this.pendingNonces.settle(nonce!, ticket);
+        if (keyed) this.pendingKeys.settle(keyed.id, ticket);
       },
     };
   }

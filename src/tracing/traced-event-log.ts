@@ -8,8 +8,9 @@ import { ActiveSpan, SpanRecorder } from './span-recorder';
 interface TracedAppend {
   readonly span: ActiveSpan;
   readonly parent: ActiveSpan;
-  readonly first: number;
-  readonly last: number;
+  /** Its offsets: known at the call on a single-writer log, at the acknowledgement on NATS (-1 until). */
+  first: number;
+  last: number;
   /** Records of this append the group commit has not written yet (file log). */
   unwritten: number;
   synced: boolean;
@@ -59,15 +60,15 @@ export class TracedLog implements LogInstrumentation {
     const append = (payloads: readonly Buffer[], options?: AppendOptions): Promise<AppendResult> => {
       const parent = this.recorder.current.getStore();
       if (parent === undefined) return log.append(payloads, options);
-      const first = log.head();
+      const first = log.head?.();
       const traced: TracedAppend = {
         span: this.recorder.startChild(parent, name, {
           'log.records': payloads.length,
-          'log.first_offset': first,
+          ...(first !== undefined && { 'log.first_offset': first }),
         }),
         parent,
-        first,
-        last: first + payloads.length - 1,
+        first: first ?? -1,
+        last: first === undefined ? -1 : first + payloads.length - 1,
         unwritten: payloads.length,
         synced: false,
       };
@@ -82,7 +83,10 @@ export class TracedLog implements LogInstrumentation {
         if (error !== undefined) forget(this.unapplied, traced);
       };
       result.then(
-        () => settle(),
+        (stored) => {
+          if (first === undefined) [traced.first, traced.last] = [stored.first, stored.next - 1];
+          settle();
+        },
         (error: unknown) => settle(error instanceof Error ? error.message : String(error)),
       );
       return result;
@@ -153,7 +157,7 @@ export class TracedLog implements LogInstrumentation {
           end: times.end,
           attributes: { 'log.records': traced.last - traced.first + 1 },
         });
-      } else if (traced.last > to) {
+      } else if (traced.last > to || traced.first < 0) {
         this.unapplied[kept++] = traced;
       }
     }

@@ -1,30 +1,37 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ChatEvent } from '../events/chat-event';
 import { encodeEvent } from '../events/event-codec';
-import { EventLog } from '../log/event-log';
+import { EventLog, LogScope } from '../log/event-log';
 import { EVENT_LOG } from '../log/log.tokens';
 import { ProjectionRunner } from '../projections/projection-runner';
 
-/** What a feature's write model does around one append (see PendingOverlay). */
+/** What a feature's write model does around one write (see PendingOverlay). */
 export interface PendingEffects {
-  /** Right after the append was issued, in the same synchronous step as the decision. */
-  record(lastOffset: number): void;
-  /** The append was refused: forget everything recorded from `firstOffset` on. */
-  discardFrom(firstOffset: number): void;
-  /** The projections applied up to `lastOffset`: the read model shows it now. */
-  settle(lastOffset: number): void;
+  /** The scope of each event in a shared log (src/write/log-scopes.ts), in the same order. */
+  readonly scopes: readonly LogScope[];
+  /** The write is decided: record its pending state, in the same synchronous step as the decision. */
+  record(ticket: number): void;
+  /** The write was refused (or its fate is unknown): forget what `record` left. */
+  discard(ticket: number): void;
+  /** The projections applied the write: the read model shows it now. */
+  settle(ticket: number): void;
 }
 
 /**
- * The one write mechanism: append → record pending → await durable → await applied → settle.
+ * The one write mechanism: record pending → append → await stored → await applied → settle.
  *
- * Callers decide synchronously and call `write` without awaiting anything in between, so the log's
- * order is the order of decisions and the pending state is recorded before any other decision runs.
- * The returned promise resolves once the events are durable and applied, so the caller's reply reads
- * its own write; it rejects with the log's error (503 mapping) after discarding the pending state.
+ * Callers decide synchronously and call `write` without awaiting anything in between, so the pending
+ * state is recorded before any other decision runs, and the log learns what the decision read: every
+ * record the projections applied (`readThrough`) and, through the records' scopes, which parts. Writes
+ * are numbered (tickets) in decision order; the log assigns offsets only when it stores them. The
+ * returned promise resolves once the events are stored and applied, so the caller's reply reads its
+ * own write; a refused write rejects with the log's error after its pending state was discarded — in
+ * the log's own step (`onFailed`), before any other decision could read it.
  */
 @Injectable()
 export class EventWriter {
+  private tickets = 0;
+
   constructor(
     @Inject(EVENT_LOG) private readonly log: EventLog,
     private readonly runner: ProjectionRunner,
@@ -33,20 +40,26 @@ export class EventWriter {
   /** Appends `events` as one batch; resolves with the offset of the last one once it is applied. */
   async write(events: readonly ChatEvent[], effects: PendingEffects): Promise<number> {
     this.runner.assertAccepting();
-    const first = this.log.head();
-    const last = first + events.length - 1;
-    const appended = this.log.append(events.map(encodeEvent));
-    effects.record(last);
+    const ticket = ++this.tickets;
+    effects.record(ticket);
+    let next: number;
     try {
-      await appended;
+      ({ next } = await this.log.append(events.map(encodeEvent), {
+        scopes: effects.scopes,
+        readThrough: this.runner.nextOffset,
+        onFailed: () => effects.discard(ticket),
+      }));
     } catch (error) {
-      effects.discardFrom(first);
+      effects.discard(ticket); // already done by onFailed; a no-op unless the log never called it
       throw error;
     }
-    // The log reports a batch to the projections before it settles the batch's appends, so this is
-    // usually applied already: no second await (one microtask less on every write).
+    const last = next - 1;
+    // The file log reports a batch to the projections before it settles the batch's appends, so this
+    // is usually applied already: no second await (one microtask less on every write). A shared log
+    // applies the write when its tail delivers it back; the pending state stays until then, even if
+    // the caller stopped waiting, because the write is stored.
     if (!this.runner.isApplied(last)) await this.runner.whenApplied(last);
-    effects.settle(last);
+    effects.settle(ticket);
     return last;
   }
 }

@@ -1,45 +1,66 @@
+interface Pending<S> {
+  readonly state: S;
+  readonly ticket: number;
+}
+
 /**
- * Write-side state that the read model does not show yet: for each key, the state the newest
- * appended-but-not-applied event leads to, and the offset of that event.
+ * Write-side state that the read model does not show yet: for each key, the states that the
+ * appended-but-not-applied writes to it lead to, oldest first, each with the ticket of its write
+ * (EventWriter numbers writes in the order they are decided; a log offset is only known once the log
+ * stored them).
  *
- * Decisions read `get` before the read model; EventWriter records here synchronously right after
- * issuing the append (no await between decide and record), forgets from an offset when an append is
- * refused, and settles a key once the projections applied its newest event. A later write to the
- * same key moves `untilOffset` forward, so settling an older offset leaves the newer state in place.
+ * Decisions read `get` (the newest state) before the read model; EventWriter records here
+ * synchronously with the decision, settles a key once the projections applied a write, and discards
+ * a write's state when the log refuses it. Every pending state is kept, not just the newest: a write
+ * refused at once (NATS unreachable) while an older one to the same key is stored but not delivered
+ * back yet must leave that older state in place, or the next decision would read the stale read
+ * model and reuse a seq the stream already holds (found by the cluster fault test).
  */
 export class PendingOverlay<S> {
-  private readonly pending = new Map<string, { readonly state: S; readonly untilOffset: number }>();
+  private readonly pending = new Map<string, Array<Pending<S>>>();
 
-  /** The pending entry for `key` (its `state` may itself be "absent", e.g. null for a note). */
+  /** The newest pending entry for `key` (its `state` may itself be "absent", e.g. null for a note). */
   get(key: string): { readonly state: S } | undefined {
-    return this.pending.get(key);
+    const states = this.pending.get(key);
+    return states?.[states.length - 1];
   }
 
   has(key: string): boolean {
     return this.pending.has(key);
   }
 
-  set(key: string, state: S, untilOffset: number): void {
-    this.pending.set(key, { state, untilOffset });
+  /** Records the state write `ticket` leads `key` to (tickets of one key only ever grow). */
+  set(key: string, state: S, ticket: number): void {
+    const states = this.pending.get(key);
+    if (states === undefined) this.pending.set(key, [{ state, ticket }]);
+    else states.push({ state, ticket });
   }
 
-  /** Every pending entry (capacity counts compare them with the read model). */
+  /** Every key's newest pending state (capacity counts compare them with the read model). */
   *entries(): IterableIterator<[string, S]> {
-    for (const [key, { state }] of this.pending) yield [key, state];
+    for (const [key, states] of this.pending) yield [key, states[states.length - 1].state];
   }
 
-  /** The read model applied everything up to `offset`: `key` no longer needs the overlay. */
-  settle(key: string, offset: number): void {
-    const entry = this.pending.get(key);
-    if (entry !== undefined && entry.untilOffset <= offset) this.pending.delete(key);
+  /** The write `ticket` is in the read model: so is every older write to `key` (one scope, one order). */
+  settle(key: string, ticket: number): void {
+    const states = this.pending.get(key);
+    if (states === undefined) return;
+    let applied = 0;
+    while (applied < states.length && states[applied].ticket <= ticket) applied++;
+    if (applied === states.length) this.pending.delete(key);
+    else states.splice(0, applied);
   }
 
   /**
-   * An append from `offset` on was refused (another node wrote first, or the log failed): forget
-   * what it and any later append recorded, so the next decision reads the read model again. The log
-   * chains later appends on the refused one, so they are refused too.
+   * The write `ticket` was refused: forget the state it left at `key`, so the next decision reads
+   * the write before it (or the read model). Newer writes to the same key were decided against it
+   * and are refused with it (a shared log chains writes to one scope), each discarding its own state.
    */
-  discardFrom(offset: number): void {
-    for (const [key, entry] of this.pending) if (entry.untilOffset >= offset) this.pending.delete(key);
+  discard(key: string, ticket: number): void {
+    const states = this.pending.get(key);
+    const at = states?.findIndex((entry) => entry.ticket === ticket) ?? -1;
+    if (at < 0) return;
+    if (states!.length === 1) this.pending.delete(key);
+    else states!.splice(at, 1);
   }
 }

@@ -2,7 +2,7 @@ import { JetStreamEventLog } from '../../src/log/nats/jetstream-event-log';
 import { deleteStream, natsLogOptions, uniqueStreamName } from '../support/nats-stream';
 import { describeEventLogContract } from './event-log.contract';
 
-// The real nats-server on 127.0.0.1:4222 (never mocked); one fresh stream per scenario.
+// The suite's private, current nats-server (never mocked); one fresh stream per scenario.
 describeEventLogContract(
   'JetStreamEventLog (real nats-server)',
   () => {

@@ -120,5 +120,5 @@ describe('the service on the JetStream log (CHAT_LOG_BACKEND=nats, real nats-ser
     expect((await exported(service, 'beta')).equals(beta)).toBe(true);
     expect(await note(service, 'nats-e2e', 'color')).toBe('teal');
     expect(await post(service, 'beta', 'from the fresh node')).toBe(7);
-  });
+  }, 120_000); // three starts in a row: ~12 s each on a loaded 2-core machine
 });

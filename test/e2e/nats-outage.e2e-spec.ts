@@ -25,7 +25,7 @@ describe('NATS lost while the service runs (private nats-server, kill -9 and res
     root.remove();
   });
 
-  it('answers writes 503 with a clear body within the deadline, keeps serving reads, reports it, and resumes', async () => {
+  it('answers writes 503 with a clear body within the deadline, keeps serving reads, reports it on /readyz, and resumes', async () => {
     await nats.start();
     service = await ServiceProcess.start({
       CHAT_ROOT: root.path,
@@ -47,9 +47,11 @@ describe('NATS lost while the service runs (private nats-server, kill -9 and res
       messages: Array<{ seq: number }>;
     };
     expect(read.messages.map((m) => m.seq)).toEqual([1, 2, 3]);
-    const health = await fetch(service.url('/healthz'));
-    expect(health.status).toBe(503);
-    expect(await health.text()).toContain('NATS connection lost');
+    // Readiness, not liveness: restarting the node would not bring NATS back (issue 27).
+    expect((await fetch(service.url('/healthz'))).status).toBe(200);
+    const ready = await fetch(service.url('/readyz'));
+    expect(ready.status).toBe(503);
+    expect(await ready.text()).toContain('NATS connection lost');
 
     await nats.start();
     const resumedBy = Date.now() + 20_000;
@@ -64,5 +66,6 @@ describe('NATS lost while the service runs (private nats-server, kill -9 and res
     expect(seqs).toEqual(seqs.map((_, i) => i + 1)); // no gap, no duplicate
     expect(seqs.length).toBeGreaterThanOrEqual(4);
     expect((await fetch(service.url('/healthz'))).status).toBe(200);
+    expect((await fetch(service.url('/readyz'))).status).toBe(200);
   });
 });

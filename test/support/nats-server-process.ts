@@ -1,5 +1,5 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { connect } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { natsServerBinary } from './nats-binary';
 
 /** One private nats-server with JetStream (never the shared one on 4222), on loopback ports the test owns. */
@@ -7,6 +7,8 @@ export interface NatsServerSpec {
   readonly name: string;
   readonly port: number;
   readonly storeDir: string;
+  /** The HTTP monitoring port (`-m`), when the test reads /varz or /jsz. */
+  readonly monitorPort?: number;
   /** Cluster members: this server's route port and every member's route URL. */
   readonly cluster?: { readonly name: string; readonly port: number; readonly routes: readonly string[] };
 }
@@ -22,6 +24,18 @@ async function accepting(port: number): Promise<boolean> {
   });
 }
 
+/**
+ * A loopback port the kernel just handed out and nobody listens on (bound, then released): for
+ * servers that must come back on the same port after a restart, where `-p -1` would move them.
+ */
+export async function freeLoopbackPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
 /** A nats-server child process; `kill9` and `start` again (same store) simulate a crash and a restart. */
 export class NatsServerProcess {
   private child: ChildProcess | undefined;
@@ -34,8 +48,9 @@ export class NatsServerProcess {
   }
 
   async start(): Promise<void> {
-    const { name, port, storeDir, cluster } = this.spec;
+    const { name, port, storeDir, cluster, monitorPort } = this.spec;
     const args = ['-js', '-a', '127.0.0.1', '-p', String(port), '-sd', storeDir, '--server_name', name];
+    if (monitorPort !== undefined) args.push('-m', String(monitorPort));
     if (cluster) {
       args.push('--cluster_name', cluster.name, '--cluster', `nats://127.0.0.1:${cluster.port}`);
       args.push('--routes', cluster.routes.join(','));

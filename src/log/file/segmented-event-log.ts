@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { AppendOptions, AppendResult, CommitListener, EventLog, LogRecord, ReadOptions } from '../event-log';
-import { ExpectedHeadMismatchError, LogUnavailableError } from '../log.errors';
+import { LogUnavailableError } from '../log.errors';
 import { encodeFrame, framePayload } from './frame';
 import { CommitTarget, GroupCommitter, poisoned, QueuedAppend } from './group-commit';
 import { SegmentChain } from './segment-chain';
@@ -73,10 +73,6 @@ export class SegmentedEventLog implements EventLog {
     return this.opening;
   }
 
-  head(): number {
-    return this.nextOffset;
-  }
-
   committedHead(): number {
     return this.committedNext;
   }
@@ -85,30 +81,48 @@ export class SegmentedEventLog implements EventLog {
     return this.state?.chain.firstOffset ?? 0;
   }
 
+  /**
+   * Only this process writes the directory, so every decision is made against everything before it:
+   * record keys and `readThrough` need no check here. `onFailed` runs synchronously with every refusal.
+   */
   append(payloads: readonly Buffer[], options: AppendOptions = {}): Promise<AppendResult> {
-    if (!this.state || this.closing) {
-      return Promise.reject(new LogUnavailableError(this.closing ? 'closed' : 'not open'));
-    }
-    if (this.options.readOnly) return Promise.reject(new LogUnavailableError('opened read-only'));
-    const fault = this.writeFault();
-    if (fault) return Promise.reject(fault);
-    const { committer } = this.state;
-    if (options.expectedHead !== undefined && options.expectedHead !== this.nextOffset) {
-      return Promise.reject(new ExpectedHeadMismatchError(options.expectedHead, this.nextOffset));
-    }
+    const refused = this.refusal();
+    if (refused) return failed(refused, options);
     let frames: Buffer[];
     try {
       frames = payloads.map(encodeFrame); // copies: the caller may reuse its buffers at once
     } catch (error) {
-      return Promise.reject(error); // a payload over the frame limit: a bug upstream, not an I/O error
+      return failed(error as Error, options); // a payload over the frame limit: a bug upstream
     }
     const first = this.nextOffset;
     const next = first + frames.length;
     this.nextOffset = next;
     const bytes = frames.reduce((sum, frame) => sum + frame.length, 0);
+    const { onFailed } = options;
     return new Promise((resolve, reject) =>
-      committer.enqueue({ frames, bytes, first, next, resolve, reject }),
+      this.state!.committer.enqueue({
+        frames,
+        bytes,
+        first,
+        next,
+        resolve,
+        // The committer rejects a failed batch synchronously: the caller forgets its pending state
+        // in that same step.
+        reject: onFailed === undefined ? reject : (error) => (onFailed(), reject(error)),
+      }),
     );
+  }
+
+  /** The offset the next append receives (appends not yet committed included). */
+  head(): number {
+    return this.nextOffset;
+  }
+
+  /** Why an append made now is refused before it is queued, if it is. */
+  private refusal(): Error | undefined {
+    if (!this.state || this.closing) return new LogUnavailableError(this.closing ? 'closed' : 'not open');
+    if (this.options.readOnly) return new LogUnavailableError('opened read-only');
+    return this.writeFault();
   }
 
   /** The error every append gets now that an I/O failure poisoned the log (507 for a full disk). */
@@ -229,4 +243,10 @@ export class SegmentedEventLog implements EventLog {
     }
     for (const entry of batch) entry.resolve({ first: entry.first, next: entry.next });
   }
+}
+
+/** A refused append: the caller's `onFailed` first, in the same step, then the rejected promise. */
+function failed(error: Error, options: AppendOptions): Promise<never> {
+  options.onFailed?.();
+  return Promise.reject(error);
 }

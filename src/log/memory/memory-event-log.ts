@@ -1,5 +1,5 @@
 import { AppendOptions, AppendResult, CommitListener, EventLog, LogRecord, ReadOptions } from '../event-log';
-import { ExpectedHeadMismatchError, LogUnavailableError } from '../log.errors';
+import { LogUnavailableError } from '../log.errors';
 
 interface PendingAppend {
   readonly payloads: readonly Buffer[];
@@ -43,12 +43,11 @@ export class MemoryEventLog implements EventLog {
     return this.first;
   }
 
+  /** One writer: keys and `readThrough` need no check (see the port); `onFailed` runs with a refusal. */
   append(payloads: readonly Buffer[], options: AppendOptions = {}): Promise<AppendResult> {
     if (this.state !== 'open') {
+      options.onFailed?.();
       return Promise.reject(new LogUnavailableError(this.state === 'new' ? 'not open' : 'closed'));
-    }
-    if (options.expectedHead !== undefined && options.expectedHead !== this.nextOffset) {
-      return Promise.reject(new ExpectedHeadMismatchError(options.expectedHead, this.nextOffset));
     }
     const first = this.nextOffset;
     this.nextOffset += payloads.length;

@@ -1,66 +1,69 @@
-import { JetStreamClient, jetstream, jetstreamManager, JetStreamManager } from '@nats-io/jetstream';
-import { NatsConnection, nuid } from '@nats-io/nats-core';
+import { jetstream, jetstreamManager, JetStreamManager } from '@nats-io/jetstream';
+import { NatsConnection } from '@nats-io/nats-core';
 import { AppendOptions, AppendResult, CommitListener, EventLog, LogRecord, ReadOptions } from '../event-log';
-import { ExpectedHeadMismatchError, LogUnavailableError } from '../log.errors';
-import { CommitWaiters } from './commit-waiters';
+import { LogUnavailableError } from '../log.errors';
+import { AppendChains, MAX_BATCH_MESSAGES } from './append-chains';
 import { watchConnection } from './connection-watch';
 import { connectNats } from './nats-connection';
-import { logSubject, NatsLogOptions } from './nats-log.options';
-import { publishFailure } from './publish-failure';
-import { PublishQueue } from './publish-queue';
+import { StreamForkedError } from './nats-log.errors';
+import { NatsLogOptions } from './nats-log.options';
+import { natsChainIo } from './nats-chain-io';
+import { DeliveryLag } from './delivery-lag';
+import { soundPrefix } from './sound-prefix';
+import { ScopeHeads } from './scope-heads';
+import { assertServerVersions, versionProblem } from './server-versions';
 import { ensureStream } from './stream-spec';
-import { readStream, seqOf } from './stream-reader';
-import { StreamTail } from './stream-tail';
+import { checksum, StreamGuard } from './stream-guard';
+import { readStream } from './stream-reader';
+import { StreamTail, TailRecord } from './stream-tail';
+import { SubjectLayout } from './subjects';
 import { TailWatchdog } from './tail-watchdog';
+import { StreamVerifier } from './stream-verifier';
 
 interface Connected {
   readonly nc: NatsConnection;
-  readonly js: JetStreamClient;
   readonly jsm: JetStreamManager;
   readonly tail: StreamTail;
+  readonly chains: AppendChains;
+  readonly verifier: StreamVerifier;
+  readonly watchdog: TailWatchdog;
 }
 
 /**
- * The EventLog on a NATS JetStream stream, shared by every node of a deployment. Offset = stream
- * sequence − 1; one record is one message on `chat.<stream>.log`.
+ * The EventLog on a NATS JetStream stream, shared by every node of a deployment (docs/scaling.md).
+ * Offset = stream sequence − 1.
  *
- * Offsets are assigned when `append` is called, as in the file log, and every message carries the
- * server-checked precondition that makes that assignment true: `Nats-Expected-Last-Sequence` = its
- * offset (the stream holds exactly the records before it) plus, when the record before it is this
- * node's own and may still be in flight, `Nats-Expected-Last-Msg-Id` = that record's id, so a record
- * whose predecessor was refused is refused too (no record lands on a state its writer never decided
- * against). A node that loses such a race gets ExpectedHeadMismatchError and re-synchronises its head
- * from the stream before it takes new appends. `Nats-Msg-Id` is unique per record.
+ * Writes: every record goes to its scope's subject (subjects.ts); an append is sent in a batch
+ * chained per scope (AppendChains) whose first message in each scope carries the precondition "the
+ * scope's last record is the one this decision saw" — so writes to different rooms or notes through
+ * different nodes never conflict, and a write that lost a race is refused whole and decided again
+ * (LogConflictError). `append` resolves once NATS acknowledged it (with R3: a majority stored it).
  *
- * Commit means "acknowledged by JetStream and delivered back by the tail consumer": subscribers see
- * every node's records in stream order, and an append resolves only once its own records came back,
- * so a caller that then awaits the projections reads its own write. Acknowledgement durability is
- * NATS's: with one replica an ack precedes any fsync (docs/scaling.md).
+ * Reads: one ordered consumer (StreamTail) delivers every node's records in stream order; that is
+ * "committed" here, what subscribers see and what the read models apply.
+ *
+ * History: the guard (StreamGuard) compares the stream with what this node applied — every 2 s, and
+ * before anything is written or applied after a reconnect, a stream leader election or a consumer
+ * reset (StreamVerifier). A stream that does not hold that history any more is a fork: the node stops
+ * applying and refuses every write for good (writeFault), instead of writing on top of it.
  */
 export class JetStreamEventLog implements EventLog {
   private conn: Connected | undefined;
   private state: 'new' | 'open' | 'closed' = 'new';
   private closing: Promise<void> | undefined;
-  private nextOffset = 0;
   private committedNext = 0;
   private first = 0;
-  private readonly node = nuid.next();
-  private counter = 0;
-  /** The newest record this node published: its offset and Nats-Msg-Id. */
-  private chain: { offset: number; id: string } | undefined;
-  private unacked = 0;
-  private resyncing: Promise<void> | undefined;
   private disconnected: LogUnavailableError | undefined;
-  private readonly waiters: CommitWaiters;
-  private readonly queue = new PublishQueue();
-  private readonly inFlight = new Set<Promise<unknown>>();
+  private unsupported: LogUnavailableError | undefined;
+  private readonly layout: SubjectLayout;
+  private readonly heads = new ScopeHeads();
+  private readonly guard: StreamGuard;
   private readonly listeners = new Set<CommitListener>();
-  private readonly subject: string;
-  private watchdog: TailWatchdog | undefined;
+  private readonly lag = new DeliveryLag();
 
   constructor(private readonly options: NatsLogOptions) {
-    this.subject = logSubject(options.stream);
-    this.waiters = new CommitWaiters(options.timeoutMs);
+    this.layout = new SubjectLayout(options.stream);
+    this.guard = new StreamGuard(options.stream, (fork) => this.forked(fork));
   }
 
   async open(): Promise<void> {
@@ -68,39 +71,64 @@ export class JetStreamEventLog implements EventLog {
     this.state = 'open';
     const nc = await connectNats(this.options);
     try {
+      await assertServerVersions(this.options);
       const jsm = await jetstreamManager(nc, { timeout: this.options.timeoutMs });
-      const info = await ensureStream(jsm, this.options);
-      this.nextOffset = this.committedNext = info.state.last_seq;
+      const { info, upgraded } = await ensureStream(jsm, this.options);
+      if (upgraded) {
+        this.options.logger?.warn(
+          `upgraded stream ${this.options.stream} in place: subjects ${this.layout.streamSubjects().join(',')}, ` +
+            'atomic batches on; its earlier records stay readable, nodes of older versions can no longer write',
+        );
+      }
+      this.committedNext = info.state.last_seq;
       this.first = Math.max(0, info.state.first_seq - 1);
-      const js = jetstream(nc, { timeout: this.options.timeoutMs });
-      const tail = new StreamTail(
-        this.committedNext,
-        js,
-        this.options.stream,
-        (records) => this.commit(records),
-        (m) => this.options.logger?.warn(m),
-        this.options.timeoutMs,
-      );
+      const verifier = new StreamVerifier({
+        jsm,
+        stream: this.options.stream,
+        guard: this.guard,
+        release: (held) => this.apply(held),
+        warn: (m) => this.options.logger?.warn(m),
+      });
+      await verifier.adoptHead(info.state.last_seq);
+      const tail = new StreamTail({
+        from: this.committedNext,
+        js: jetstream(nc, { timeout: this.options.timeoutMs }),
+        stream: this.options.stream,
+        deliver: (records) => verifier.deliver(records),
+        warn: (m) => this.options.logger?.warn(m),
+        reset: (why) => verifier.disrupted(why),
+        openDeadlineMs: this.options.timeoutMs,
+      });
       await tail.start();
-      this.conn = { nc, js, jsm, tail };
-      this.watchdog = new TailWatchdog(
-        tail,
-        async () => (await jsm.streams.info(this.options.stream)).state.last_seq,
+      const chains = new AppendChains(
+        this.heads,
+        natsChainIo({
+          nc,
+          jsm,
+          options: this.options,
+          layout: this.layout,
+          guard: this.guard,
+          // Appends made before close() still go out; a fork or a lost connection stops them.
+          blocked: () => this.guard.fork ?? this.unavailable(),
+          context: () => ({ lost: this.disconnected, committedNext: this.committedNext }),
+          acknowledged: (seq) => this.lag.acknowledged(seq),
+        }),
       );
+      const watchdog = new TailWatchdog(tail, () => verifier.inspect());
+      this.conn = { nc, jsm, tail, chains, verifier, watchdog };
+      nc.subscribe(`$JS.EVENT.ADVISORY.STREAM.LEADER_ELECTED.${this.options.stream}`, {
+        callback: () => verifier.disrupted('stream leader elected'),
+      });
     } catch (error) {
       await nc.close();
       throw error;
     }
-    void watchConnection(nc, this.options, (lost) => (this.disconnected = lost));
-    this.watchdog.start();
+    void watchConnection(nc, this.options, (lost) => this.connectionChanged(lost));
+    this.conn.watchdog.start();
     this.options.logger?.log(
       `JetStream stream ${this.options.stream}: offsets ${this.first}..${this.committedNext} ` +
         `(${this.options.replicas} replica(s), servers ${this.options.servers.join(',')})`,
     );
-  }
-
-  head(): number {
-    return this.nextOffset;
   }
 
   committedHead(): number {
@@ -112,31 +140,46 @@ export class JetStreamEventLog implements EventLog {
   }
 
   append(payloads: readonly Buffer[], options: AppendOptions = {}): Promise<AppendResult> {
-    if (this.state !== 'open' || this.closing || !this.conn) {
-      return Promise.reject(new LogUnavailableError(this.closing ? 'closed' : 'not open'));
+    const refused = this.refusal() ?? this.tooLarge(payloads.length);
+    if (refused) {
+      options.onFailed?.();
+      return Promise.reject(refused);
     }
-    if (this.disconnected) return Promise.reject(this.disconnected);
-    const expected = options.expectedHead ?? this.nextOffset;
-    if (this.resyncing || expected !== this.nextOffset) {
-      return Promise.reject(new ExpectedHeadMismatchError(expected, this.nextOffset));
-    }
-    const first = this.nextOffset;
-    const next = first + payloads.length;
-    this.nextOffset = next;
-    const published = payloads.map((payload, i) => this.queue.defer(() => this.publish(payload, first + i)));
-    const done = Promise.all(published)
-      .then(() => this.whenCommitted(next))
-      .then(() => ({ first, next }));
-    this.inFlight.add(done);
-    void done.catch(() => undefined).finally(() => this.inFlight.delete(done));
-    return done;
+    const scopes = payloads.map((_, i) => this.layout.scopeId(options.scopes?.[i]));
+    const subjects = scopes.map((scope) => this.layout.subject(scope));
+    return new Promise((resolve, reject) =>
+      this.conn!.chains.append({
+        payloads,
+        subjects,
+        scopes,
+        readThrough: options.readThrough ?? this.committedNext,
+        onFailed: options.onFailed,
+        resolve,
+        reject,
+      }),
+    );
   }
 
   read(from: number, options: ReadOptions = {}): AsyncIterable<LogRecord> {
     const until = Math.min(options.until ?? this.committedNext, this.committedNext);
     const start = Math.max(from, this.first);
     if (!this.conn || start >= until) return (async function* () {})();
-    return readStream(this.conn.js, this.options.stream, start, until);
+    return this.soundly(readStream(jetstream(this.conn.nc), this.options.stream, start, until));
+  }
+
+  /**
+   * A read (the start-up replay) is held to the tail's rule: a record whose stored precondition did
+   * not hold where the stream put it (checked against the scope's records read before it) ends the
+   * read with the fork, so a node replaying the stream folds exactly what running nodes fold.
+   */
+  private async *soundly(records: AsyncIterable<TailRecord>): AsyncGenerator<LogRecord> {
+    const seen = new ScopeHeads();
+    for await (const record of records) {
+      if (soundPrefix([record], this.layout, seen, this.guard).length === 0) throw this.guard.fork!;
+      const scope = this.layout.scopeOf(record.subject);
+      if (scope !== undefined) seen.deliver(scope, record.offset + 1);
+      yield record;
+    }
   }
 
   subscribe(listener: CommitListener): () => void {
@@ -144,33 +187,30 @@ export class JetStreamEventLog implements EventLog {
     return () => this.listeners.delete(listener);
   }
 
-  /** Nothing to fsync from a client: waits until every append in flight is acknowledged (or failed). */
+  /** Nothing to fsync from a client: waits until every append made so far is stored or failed. */
   async sync(): Promise<void> {
-    await Promise.allSettled([...this.inFlight]);
+    await this.conn?.chains.drain();
   }
 
-  /**
-   * The re-synchronisation after a refused publish, bounded by the publish deadline: with NATS lost
-   * it cannot finish, and a writer waiting here must get its 503 (the next append) instead of hanging.
-   */
-  caughtUp(): Promise<void> {
-    const resyncing = this.resyncing;
-    if (!resyncing) return Promise.resolve();
-    return new Promise((resolve) => {
-      const timer = setTimeout(resolve, this.options.timeoutMs);
-      void resyncing.finally(() => {
-        clearTimeout(timer);
-        resolve();
-      });
-    });
+  writeFault(): Error | undefined {
+    return this.guard.fork;
+  }
+
+  unavailable(): Error | undefined {
+    return (
+      this.disconnected ??
+      this.unsupported ??
+      this.conn?.verifier.verifying ??
+      this.lag.stalled(this.options.timeoutMs)
+    );
+  }
+
+  writeDeadlineMs(): number {
+    return this.options.timeoutMs;
   }
 
   backlog(): number {
     return this.conn?.tail.backlog ?? 0;
-  }
-
-  writeFault(): Error | undefined {
-    return this.disconnected;
   }
 
   /**
@@ -186,81 +226,43 @@ export class JetStreamEventLog implements EventLog {
 
   private async shutdown(): Promise<void> {
     this.state = 'closed';
-    this.watchdog?.stop();
-    await Promise.allSettled([...this.inFlight]);
     const conn = this.conn;
     if (!conn) return;
+    conn.watchdog.stop();
+    conn.verifier.stop();
+    await conn.chains.drain();
     conn.tail.stop();
     await conn.nc.close();
   }
 
-  /** Publishes one record with the precondition that makes its assigned offset true. */
-  private async publish(payload: Buffer, offset: number): Promise<void> {
-    const { js } = this.conn!;
-    const id = `${this.node}-${++this.counter}`;
-    const predecessor = this.chain?.offset === offset - 1 ? this.chain.id : undefined;
-    this.chain = { offset, id };
-    this.unacked++;
-    try {
-      const ack = await js.publish(this.subject, payload, {
-        msgID: id,
-        timeout: this.options.timeoutMs,
-        expect: { lastSequence: offset, ...(predecessor ? { lastMsgID: predecessor } : {}) },
-      });
-      if (ack.seq !== seqOf(offset)) {
-        throw new LogUnavailableError(`NATS stored record ${offset} at sequence ${ack.seq}`);
-      }
-    } catch (error) {
-      this.resync();
-      const failure = error instanceof LogUnavailableError ? error : publishFailure(error, offset);
-      // A publish sent just before the connection dropped fails by its timeout; the lost connection
-      // is the cause an operator needs to read, whichever of the two the client noticed first.
-      throw failure instanceof LogUnavailableError ? (this.disconnected ?? failure) : failure;
-    } finally {
-      this.unacked--;
+  /** Why an append made now is refused at once, if it is. */
+  private refusal(): Error | undefined {
+    if (this.state !== 'open' || this.closing || !this.conn) {
+      return new LogUnavailableError(this.closing ? 'closed' : 'not open');
     }
+    return this.guard.fork ?? this.unavailable();
   }
 
-  /**
-   * After a refused or unanswered publish the local head may be wrong: refuse appends until every
-   * publish in flight settled and the tail delivered everything the stream holds, then continue from
-   * the stream's real head.
-   */
-  private resync(): void {
-    this.resyncing ??= (async () => {
-      while (this.state === 'open') {
-        try {
-          await Promise.allSettled([...this.inFlight]);
-          if (this.unacked > 0 || this.queue.size > 0) continue;
-          const info = await this.conn!.jsm.streams.info(this.options.stream);
-          await this.whenCommitted(info.state.last_seq);
-          this.nextOffset = Math.max(this.committedNext, info.state.last_seq);
-          this.chain = undefined;
-          return;
-        } catch {
-          await new Promise((resolve) => setTimeout(resolve, 250));
-        }
-      }
-    })().finally(() => (this.resyncing = undefined));
+  private tooLarge(records: number): Error | undefined {
+    if (records <= MAX_BATCH_MESSAGES) return undefined;
+    return new LogUnavailableError(
+      `${records} records in one write; a NATS batch holds ${MAX_BATCH_MESSAGES}`,
+    );
   }
 
-  private whenCommitted(next: number): Promise<void> {
-    return this.waiters.wait(next, this.committedNext);
-  }
-
-  /** The tail delivered records (any node's): advance, tell subscribers, release appenders. */
-  private commit(records: readonly LogRecord[]): void {
+  /** The tail delivered records (any node's) and the verifier let them through: apply them. */
+  private apply(delivered: readonly TailRecord[]): void {
+    if (this.guard.fork) return;
+    const records = soundPrefix(delivered, this.layout, this.heads, this.guard);
     if (records.length === 0) return;
     this.committedNext = records[records.length - 1].offset + 1;
-    // Idle, this node follows the stream's head so its next append expects the right sequence.
-    if (
-      this.unacked === 0 &&
-      this.queue.size === 0 &&
-      !this.resyncing &&
-      this.nextOffset < this.committedNext
-    ) {
-      this.nextOffset = this.committedNext;
+    for (const record of records) {
+      const seq = record.offset + 1;
+      const scope = this.layout.scopeOf(record.subject);
+      if (scope !== undefined) this.heads.deliver(scope, seq);
+      this.guard.applied({ seq, subject: record.subject, crc: checksum(record.payload) });
     }
+    this.lag.delivered(this.committedNext);
     for (const listener of [...this.listeners]) {
       try {
         listener(records);
@@ -268,6 +270,29 @@ export class JetStreamEventLog implements EventLog {
         this.options.logger?.warn(`commit listener threw: ${(error as Error).message}`);
       }
     }
-    this.waiters.release(this.committedNext);
+  }
+
+  private connectionChanged(lost: LogUnavailableError | undefined): void {
+    this.disconnected = lost;
+    if (lost || !this.conn) return;
+    const info = this.conn.nc.info;
+    const problem =
+      info &&
+      versionProblem(
+        { name: info.server_name, url: `${info.host}:${info.port}`, version: info.version },
+        this.options.replicas,
+      );
+    this.unsupported = problem
+      ? new LogUnavailableError(`connected to an unsupported server: ${problem}`)
+      : undefined;
+    if (problem) this.options.logger?.warn(this.unsupported!.message);
+    this.conn.verifier.disrupted('reconnected to NATS');
+  }
+
+  /** The stream's history is not this node's: stop applying, refuse everything, say it loudly once. */
+  private forked(fork: StreamForkedError): void {
+    this.options.logger?.error?.(fork.message);
+    this.conn?.tail.stop();
+    this.conn?.chains.failQueued(fork);
   }
 }

@@ -4,7 +4,7 @@ import { connect } from '@nats-io/transport-node';
 import { NatsUnreachableError } from './nats-log.errors';
 import { NatsCredentials, NatsLogOptions } from './nats-log.options';
 
-function authOptions(credentials: NatsCredentials = {}): Partial<ConnectionOptions> {
+export function authOptions(credentials: NatsCredentials = {}): Partial<ConnectionOptions> {
   if (credentials.credsFile) {
     return { authenticator: credsAuthenticator(readFileSync(credentials.credsFile)) };
   }

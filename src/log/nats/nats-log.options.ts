@@ -2,7 +2,7 @@
 export interface NatsLogOptions {
   /** NATS servers, tried in turn (CHAT_NATS_URL, comma-separated). */
   readonly servers: readonly string[];
-  /** Stream name (CHAT_NATS_STREAM); its subjects are `chat.<stream>.>`. */
+  /** Stream name (CHAT_NATS_STREAM); its subjects are `chat.<stream>.v2.>` (subjects.ts). */
   readonly stream: string;
   /** Replicas the stream must have (CHAT_NATS_REPLICAS): 1 on one server, 3 on a cluster. */
   readonly replicas: number;
@@ -10,10 +10,14 @@ export interface NatsLogOptions {
   readonly maxBytes: number;
   /** Nats-Msg-Id de-duplication window in seconds (CHAT_NATS_DUPLICATE_WINDOW_SECONDS). */
   readonly duplicateWindowSeconds: number;
-  /** Deadline of one publish acknowledgement and of connecting (CHAT_NATS_TIMEOUT_MS). */
+  /** Deadline of connecting, of one publish acknowledgement and of a whole write (CHAT_NATS_TIMEOUT_MS). */
   readonly timeoutMs: number;
   readonly credentials?: NatsCredentials;
-  readonly logger?: { log(message: string): void; warn(message: string): void };
+  readonly logger?: {
+    log(message: string): void;
+    warn(message: string): void;
+    error?(message: string): void;
+  };
 }
 
 /** At most one way to authenticate; all absent means no authentication. */
@@ -23,13 +27,4 @@ export interface NatsCredentials {
   readonly token?: string;
   /** Path of a `.creds` file (JWT + NKey seed). */
   readonly credsFile?: string;
-}
-
-/** The subject every record is published on; the stream captures `chat.<stream>.>`. */
-export function logSubject(stream: string): string {
-  return `chat.${stream}.log`;
-}
-
-export function streamSubjects(stream: string): string[] {
-  return [`chat.${stream}.>`];
 }

@@ -1,5 +1,24 @@
-import { DeliverPolicy, JetStreamClient } from '@nats-io/jetstream';
+import { DeliverPolicy, JetStreamClient, JsMsg } from '@nats-io/jetstream';
 import { LogRecord } from '../event-log';
+
+/** A stored record, the subject it was stored on (its scope) and the precondition it carried. */
+export interface StreamRecord extends LogRecord {
+  readonly subject: string;
+  /** Its Nats-Expected-Last-Subject-Sequence: the scope's last record its writer decided against. */
+  readonly expected?: number;
+}
+
+const EXPECTED = 'Nats-Expected-Last-Subject-Sequence';
+
+export function streamRecordOf(message: JsMsg): StreamRecord {
+  const expected = message.headers?.get(EXPECTED);
+  return {
+    offset: offsetOf(message.seq),
+    subject: message.subject,
+    payload: Buffer.from(message.data),
+    expected: expected ? Number(expected) : undefined,
+  };
+}
 
 /** Stream sequences start at 1; log offsets at 0. */
 export const offsetOf = (seq: number): number => seq - 1;
@@ -15,7 +34,7 @@ export async function* readStream(
   stream: string,
   from: number,
   until: number,
-): AsyncGenerator<LogRecord> {
+): AsyncGenerator<StreamRecord> {
   if (from >= until) return;
   const consumer = await js.consumers.get(stream, {
     deliver_policy: DeliverPolicy.StartSequence,
@@ -26,7 +45,7 @@ export async function* readStream(
     for await (const message of messages) {
       const offset = offsetOf(message.seq);
       if (offset >= until) break;
-      yield { offset, payload: Buffer.from(message.data) };
+      yield streamRecordOf(message);
       if (offset + 1 >= until) break;
     }
   } finally {

@@ -1,6 +1,25 @@
-import { ConsumerMessages, DeliverPolicy, JetStreamClient } from '@nats-io/jetstream';
-import { LogRecord } from '../event-log';
-import { offsetOf, seqOf } from './stream-reader';
+import { ConsumerMessages, DeliverPolicy, JetStreamClient, JsMsg } from '@nats-io/jetstream';
+import { offsetOf, seqOf, StreamRecord, streamRecordOf } from './stream-reader';
+
+/** A delivered record (see StreamRecord). */
+export type TailRecord = StreamRecord;
+
+export interface TailOptions {
+  /** The first offset to deliver. */
+  readonly from: number;
+  readonly js: JetStreamClient;
+  readonly stream: string;
+  /** Receives every record in stream order, batched per turn of the event loop. */
+  readonly deliver: (records: readonly TailRecord[]) => void;
+  readonly warn: (message: string) => void;
+  /**
+   * The consumer was replaced (by the watchdog, or by the client library after missed heartbeats):
+   * what arrives next may come from a stream that changed meanwhile, so the log verifies it first.
+   */
+  readonly reset: (why: string) => void;
+  /** How long creating a consumer may take before the attempt is abandoned and made again. */
+  readonly openDeadlineMs: number;
+}
 
 /**
  * Follows the stream from a start offset with one ordered consumer and hands every record over in
@@ -20,24 +39,19 @@ export class StreamTail {
   /** Bumped by every reopen attempt: a consumer whose creation outlived its attempt is discarded. */
   private generation = 0;
   private stopped = false;
-  private batch: LogRecord[] = [];
+  private batch: TailRecord[] = [];
   private scheduled = false;
   private next: number;
-  /** Stream records after the last one delivered, as the server counted them then. */
-  private pending = 0;
+  /**
+   * The last message received: its metadata says how many stream records follow it. Read only when
+   * asked (backlog), since parsing it for every record is measurable on a follower's fold.
+   */
+  private latest: JsMsg | undefined;
   /** Whether anything arrived since the last stall check. */
   private progressed = false;
 
-  constructor(
-    from: number,
-    private readonly js: JetStreamClient,
-    private readonly stream: string,
-    private readonly deliver: (records: readonly LogRecord[]) => void,
-    private readonly warn: (message: string) => void,
-    /** How long creating a consumer may take before the attempt is abandoned and made again. */
-    private readonly openDeadlineMs: number,
-  ) {
-    this.next = from;
+  constructor(private readonly options: TailOptions) {
+    this.next = options.from;
   }
 
   /** Opens the consumer; a failure here is a start-up failure. */
@@ -52,7 +66,7 @@ export class StreamTail {
 
   /** Records the stream holds that have not reached `deliver` yet. */
   get backlog(): number {
-    return this.pending + this.batch.length;
+    return (this.latest?.info.pending ?? 0) + this.batch.length;
   }
 
   /** Whether anything arrived since the previous call: a tail that progressed is alive. */
@@ -70,7 +84,7 @@ export class StreamTail {
    */
   restartIfBehind(streamNext: number): boolean {
     if (this.stopped || this.progressed || streamNext <= this.next || this.reopening) return false;
-    this.warn(`stream tail stalled at offset ${this.next} (stream head ${streamNext}); reopening it`);
+    this.options.warn(`stream tail stalled at offset ${this.next} (stream head ${streamNext}); reopening it`);
     void this.reopen();
     return true;
   }
@@ -82,7 +96,7 @@ export class StreamTail {
   }
 
   private async open(generation: number): Promise<void> {
-    const consumer = await this.js.consumers.get(this.stream, {
+    const consumer = await this.options.js.consumers.get(this.options.stream, {
       deliver_policy: DeliverPolicy.StartSequence,
       opt_start_seq: seqOf(this.next),
     });
@@ -95,6 +109,15 @@ export class StreamTail {
     }
     this.messages = messages;
     void this.follow(messages);
+    void this.watch(messages);
+  }
+
+  /** The client library recreates an ordered consumer on its own after missed heartbeats: say so. */
+  private async watch(messages: ConsumerMessages): Promise<void> {
+    for await (const status of messages.status()) {
+      if (this.messages !== messages) return;
+      if (status.type === 'ordered_consumer_recreated') this.options.reset('stream tail consumer recreated');
+    }
   }
 
   /**
@@ -103,6 +126,7 @@ export class StreamTail {
    */
   private reopen(): Promise<void> {
     this.reopening ??= (async () => {
+      this.options.reset('stream tail reopened');
       const old = this.messages;
       this.messages = undefined;
       old?.stop();
@@ -110,10 +134,10 @@ export class StreamTail {
         const generation = ++this.generation;
         try {
           await this.openWithin(generation);
-          this.warn(`stream tail reopened at offset ${this.next}`);
+          this.options.warn(`stream tail reopened at offset ${this.next}`);
           return;
         } catch (error) {
-          this.warn(`stream tail cannot reopen yet: ${(error as Error).message}`);
+          this.options.warn(`stream tail cannot reopen yet: ${(error as Error).message}`);
           await new Promise((resolve) => setTimeout(resolve, 500));
         }
       }
@@ -130,8 +154,8 @@ export class StreamTail {
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<never>((_, reject) => {
       timer = setTimeout(
-        () => reject(new Error(`no consumer within ${this.openDeadlineMs} ms`)),
-        this.openDeadlineMs,
+        () => reject(new Error(`no consumer within ${this.options.openDeadlineMs} ms`)),
+        this.options.openDeadlineMs,
       );
     });
     try {
@@ -148,27 +172,28 @@ export class StreamTail {
         // A replaced consumer may still hand over what it had buffered; only the current one counts,
         // or a late record from the old one could skip `next` past records the new one is sending.
         if (this.messages !== messages) return;
-        this.pending = message.info.pending;
-        this.take(offsetOf(message.seq), message.data);
+        this.latest = message;
+        this.take(message);
       }
     } catch (error) {
-      this.warn(`stream tail interrupted: ${(error as Error).message}`);
+      this.options.warn(`stream tail interrupted: ${(error as Error).message}`);
     }
     if (this.messages === messages && !this.stopped) void this.reopen();
   }
 
-  private take(offset: number, data: Uint8Array): void {
+  private take(message: JsMsg): void {
     this.progressed = true;
+    const offset = offsetOf(message.seq);
     if (offset < this.next) return;
     this.next = offset + 1;
-    this.batch.push({ offset, payload: Buffer.from(data) });
+    this.batch.push(streamRecordOf(message));
     if (this.scheduled) return;
     this.scheduled = true;
     setImmediate(() => {
       const records = this.batch;
       this.batch = [];
       this.scheduled = false;
-      this.deliver(records);
+      this.options.deliver(records);
     });
   }
 }

@@ -50,7 +50,7 @@ export class NoteIdempotency {
         replayed: true,
       }),
       write,
-      whenApplied: (offset) => this.runner.whenApplied(offset),
+      progress: () => this.runner.whenApplied(this.runner.nextOffset),
     });
   }
 }

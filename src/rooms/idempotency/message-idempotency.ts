@@ -48,7 +48,7 @@ export class MessageIdempotency {
         return { room, seq: entry.seq, record: record.line, replayed: true };
       },
       write,
-      whenApplied: (offset) => this.runner.whenApplied(offset),
+      progress: () => this.runner.whenApplied(this.runner.nextOffset),
     });
   }
 }

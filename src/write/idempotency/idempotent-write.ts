@@ -4,8 +4,8 @@ import { IdempotencyKeyReusedError } from './idempotency-errors';
 export interface PriorWrite<E> {
   readonly entry: E;
   readonly fingerprint: string;
-  /** Set while it is appended but not yet applied (see PendingKeys); null once applied. */
-  readonly pending: { readonly done: Promise<void>; readonly offset: number } | null;
+  /** Set while it is decided but not yet applied (see PendingKeys): `done` resolves when it leaves. */
+  readonly pending: { readonly done: Promise<void> } | null;
 }
 
 export interface IdempotentWrite<E, T> {
@@ -19,8 +19,11 @@ export interface IdempotentWrite<E, T> {
   readonly replay: (entry: E) => T;
   /** The lane's own checks and append: run when the key names no write. */
   readonly write: () => Promise<T>;
-  /** Resolves once the log offset is applied (rejects if applying failed). */
-  readonly whenApplied: (offset: number) => Promise<void>;
+  /**
+   * Resolves once the read models applied one more record, rejects if applying failed: a wait for a
+   * pending first attempt is woken by it too, so a projection failure ends the wait with its 503.
+   */
+  readonly progress: () => Promise<void>;
 }
 
 /**
@@ -44,11 +47,10 @@ export async function idempotentWrite<E, T>(write: IdempotentWrite<E, T>): Promi
       throw new IdempotencyKeyReusedError(write.key, write.describe(prior.entry));
     }
     if (prior.pending === null) return write.replay(prior.entry);
-    // Wait until it left the pending keys: settled (applied: the index shows it) or refused by the
-    // log (forgotten). Waiting for its offset to be applied instead would spin: on a shared log the
-    // offset can be applied (another node's record) before the refusal is processed, and a loop of
-    // already-resolved promises starves the macrotask that would process it. Applying failed: a 503.
-    const { done, offset } = prior.pending;
-    await Promise.race([done, new Promise<never>((_, fail) => write.whenApplied(offset).catch(fail))]);
+    // Wait until it left the pending keys — settled (applied: the index shows it) or refused by the
+    // log (forgotten) — or the read models moved on (then look again). Never a wait that can resolve
+    // without anything happening: a loop of already-resolved promises would starve the macrotask
+    // that settles or refuses the first attempt. Applying failed: the wait rejects with its 503.
+    await Promise.race([prior.pending.done, write.progress()]);
   }
 }

@@ -7,17 +7,18 @@ export interface KeyIndex<E> {
 
 interface Pending<E> {
   readonly entry: E;
-  readonly offset: number;
+  /** The write's ticket (EventWriter numbers writes in decision order). */
+  readonly ticket: number;
   readonly done: Promise<void>;
   readonly finish: () => void;
 }
 
 /**
- * Keyed writes appended but not yet applied, beside a write model's PendingOverlay: the key index (a
+ * Keyed writes decided but not yet applied, beside a write model's PendingOverlay: the key index (a
  * projection) shows a write only once it is applied, and a retry that overtakes its first attempt
  * must find it here. Each entry resolves `done` when it leaves: applied (the index shows it now) or
- * refused by the log (the key is free again). Recorded, settled and discarded with the append
- * (EventWriter's PendingEffects).
+ * refused by the log (the key is free again). Recorded, settled and discarded with the write
+ * (EventWriter's PendingEffects, by ticket).
  */
 export class PendingKeys<E extends { readonly fp: string }> {
   private readonly pending = new Map<string, Pending<E>>();
@@ -36,27 +37,26 @@ export class PendingKeys<E extends { readonly fp: string }> {
     return entry === undefined ? null : { entry, fingerprint: entry.fp, pending: null };
   }
 
-  record(id: string, entry: E, offset: number): void {
+  record(id: string, entry: E, ticket: number): void {
     let finish = (): void => undefined;
     const done = new Promise<void>((resolve) => (finish = resolve));
     this.pending.get(id)?.finish();
-    this.pending.set(id, { entry, offset, done, finish });
+    this.pending.set(id, { entry, ticket, done, finish });
   }
 
-  /** The projections applied everything up to `offset`. */
-  settle(id: string, offset: number): void {
+  /** The projections applied the write `ticket`. */
+  settle(id: string, ticket: number): void {
     const entry = this.pending.get(id);
-    if (entry === undefined || entry.offset > offset) return;
+    if (entry === undefined || entry.ticket > ticket) return;
     this.pending.delete(id);
     entry.finish();
   }
 
-  /** The appends from `offset` on were refused. */
-  discardFrom(offset: number): void {
-    for (const [id, entry] of this.pending) {
-      if (entry.offset < offset) continue;
-      this.pending.delete(id);
-      entry.finish();
-    }
+  /** The write `ticket` was refused. */
+  discard(id: string, ticket: number): void {
+    const entry = this.pending.get(id);
+    if (entry === undefined || entry.ticket !== ticket) return;
+    this.pending.delete(id);
+    entry.finish();
   }
 }

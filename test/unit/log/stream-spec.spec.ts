@@ -6,7 +6,9 @@ import { natsLogOptions } from '../../support/nats-stream';
 function createdBy(stream: string, overrides: Record<string, unknown> = {}): StreamInfo {
   const config = {
     name: stream,
-    subjects: [`chat.${stream}.>`],
+    subjects: [`chat.${stream}.v2.*`],
+    allow_atomic: true,
+    allow_direct: true,
     num_replicas: 1,
     duplicate_window: 120_000_000_000,
     max_bytes: -1,

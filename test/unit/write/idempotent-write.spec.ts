@@ -20,7 +20,7 @@ function base(
     describe: (entry) => `seq ${entry.seq}`,
     replay: (entry) => `replayed ${entry.seq}`,
     write: () => Promise.resolve('written'),
-    whenApplied: () => Promise.resolve(),
+    progress: () => new Promise(() => undefined),
     ...overrides,
   };
 }
@@ -39,25 +39,28 @@ describe('idempotentWrite: the first step of every keyed write lane', () => {
     );
   });
 
-  it('waits for a pending first attempt to leave the pending keys, even when its offset is applied first', async () => {
-    // On a shared log the offset can be applied (another node's record) before this node processes the
-    // refusal of its own append: waiting for the offset spun on resolved promises and starved the
-    // macrotask that would have discarded the entry. It must wait for the entry to leave.
+  it('waits for a pending first attempt to leave the pending keys, looking again only when something happened', async () => {
+    // On a shared log a record can be applied (another node's) before this node processes the refusal
+    // of its own append: a wait that resolved without the attempt leaving spun on resolved promises and
+    // starved the macrotask that would have discarded it. Each look needs the attempt to leave or the
+    // read models to move on (a macrotask), never an already-resolved promise.
     const keys = new PendingKeys<{ seq: number; fp: string }>();
     keys.record('id', { seq: 3, fp: 'fp-a' }, 10);
     let looks = 0;
+    let applyOne: () => void = () => undefined;
     const result = idempotentWrite(
       base({
         prior: () => {
           if (++looks > 50) throw new Error('spinning');
           return keys.get('id');
         },
-        whenApplied: () => Promise.resolve(), // offset 10 already applied
+        progress: () => new Promise<void>((resolve) => (applyOne = resolve)),
       }),
     );
-    setTimeout(() => keys.discardFrom(10), 20); // a macrotask: the refusal arrives
+    setTimeout(() => applyOne(), 10); // another node's record applied: look again, still pending
+    setTimeout(() => keys.discard('id', 10), 30); // then the refusal arrives
     expect(await result).toBe('written');
-    expect(looks).toBe(2);
+    expect(looks).toBe(3);
   });
 
   it('replays once a pending first attempt is applied, and fails with the projections', async () => {
@@ -66,7 +69,7 @@ describe('idempotentWrite: the first step of every keyed write lane', () => {
     let applied = false;
     const prior = () =>
       keys.get('id') ?? (applied ? { entry: { seq: 4 }, fingerprint: 'fp-a', pending: null } : null);
-    const waiting = idempotentWrite(base({ prior, whenApplied: () => new Promise(() => undefined) }));
+    const waiting = idempotentWrite(base({ prior }));
     setTimeout(() => {
       applied = true;
       keys.settle('id', 5);
@@ -75,7 +78,7 @@ describe('idempotentWrite: the first step of every keyed write lane', () => {
     keys.record('id2', { seq: 5, fp: 'fp-a' }, 6);
     const failure = new Error('projection failed');
     await expect(
-      idempotentWrite(base({ prior: () => keys.get('id2'), whenApplied: () => Promise.reject(failure) })),
+      idempotentWrite(base({ prior: () => keys.get('id2'), progress: () => Promise.reject(failure) })),
     ).rejects.toBe(failure);
   });
 });

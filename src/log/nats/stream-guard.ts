@@ -1,0 +1,123 @@
+import { crc32 } from 'node:zlib';
+import { StreamForkedError } from './nats-log.errors';
+
+/** How many delivered records' checksums are kept to check an acknowledgement that raced the tail. */
+const RECENT = 4096;
+
+/** One record as this node applied it: where, on which subject, and a checksum of its payload. */
+export interface AppliedRecord {
+  readonly seq: number;
+  readonly subject: string;
+  readonly crc: number;
+}
+
+/** What the stream says now (stream info and one stored message), for a check. */
+export interface StreamView {
+  readonly firstSeq: number;
+  readonly lastSeq: number;
+  /** The stored record at `seq`, or null when the stream holds none there. */
+  record(seq: number): Promise<{ readonly subject: string; readonly data: Uint8Array } | null>;
+}
+
+export const checksum = (data: Uint8Array): number => crc32(data);
+
+/**
+ * Never fork (issue 26): this node's read models are the fold of the records it applied, so the
+ * stream must still hold exactly those. The guard keeps the last applied record and the checksums of
+ * the recent ones, and declares a fork — sticky until an operator acts and the node restarts — when
+ * - the stream's last sequence is below the last record this node applied (the stream was rewound:
+ *   a store restored from an older copy, a replica that missed writes elected leader);
+ * - the stream's record at that sequence is not the one this node applied (rewound, then refilled);
+ * - NATS acknowledges one of this node's writes at a sequence where this node applied another record;
+ * - a precondition fails with a last sequence below one this node knows for that scope.
+ * The log then stops applying and refuses every write; /healthz and /readyz say why.
+ */
+export class StreamGuard {
+  private last: AppliedRecord | undefined;
+  /** Checksums of the last RECENT records applied, by sequence modulo RECENT (a ring, no allocation). */
+  private readonly recentSeq = new Float64Array(RECENT);
+  private readonly recentCrc = new Uint32Array(RECENT);
+  private forked: StreamForkedError | undefined;
+
+  constructor(
+    private readonly stream: string,
+    private readonly onFork: (error: StreamForkedError) => void,
+  ) {}
+
+  get fork(): StreamForkedError | undefined {
+    return this.forked;
+  }
+
+  /** The last record applied (start-up: the stream's last record when the node opened it). */
+  get reference(): AppliedRecord | undefined {
+    return this.last;
+  }
+
+  /** The tail delivered (and the read models applied) this record. */
+  applied(record: AppliedRecord): void {
+    this.last = record;
+    this.recentSeq[record.seq % RECENT] = record.seq;
+    this.recentCrc[record.seq % RECENT] = record.crc;
+  }
+
+  /** Compares the stream with what this node applied; a failure to ask is no verdict. */
+  async check(view: StreamView): Promise<void> {
+    const last = this.last;
+    if (this.forked || last === undefined) return;
+    if (view.lastSeq < last.seq) {
+      return this.declare(
+        `its last sequence is ${view.lastSeq}, but this node applied records up to ${last.seq}`,
+      );
+    }
+    if (last.seq < view.firstSeq) return; // trimmed below what this node applied: nothing to compare
+    const stored = await view.record(last.seq);
+    if (this.forked || this.last !== last) return; // moved on meanwhile: the next check compares anew
+    if (stored === null)
+      return this.declare(`it no longer holds record ${last.seq}, which this node applied`);
+    if (stored.subject !== last.subject || checksum(stored.data) !== last.crc) {
+      return this.declare(`its record ${last.seq} is not the one this node applied (${last.subject})`);
+    }
+  }
+
+  /**
+   * NATS stored this node's messages at `firstSeq`… A sequence this node already applied must hold
+   * that very message (the tail can deliver a write before its acknowledgement arrives).
+   */
+  acknowledged(firstSeq: number, payloads: readonly Buffer[]): void {
+    const applied = this.last?.seq ?? 0;
+    for (let i = 0; i < payloads.length && firstSeq + i <= applied; i++) {
+      const seq = firstSeq + i;
+      const known = this.recentSeq[seq % RECENT] === seq;
+      if (!known || this.recentCrc[seq % RECENT] !== checksum(payloads[i])) {
+        return this.declare(
+          `it stored a write of this node at ${firstSeq + i}, where this node applied another record`,
+        );
+      }
+    }
+  }
+
+  /**
+   * The stream holds record `seq`, written on the precondition that `scope`'s last record was
+   * `expected`, where this node applied `actual` as that scope's last record before it: the stream
+   * took two writes decided against the same state (nats-server checks a clustered precondition when
+   * the leader proposes a write, not when it is applied; a write proposed by a leader that died can be
+   * applied after one its successor took). Folding both would fork what the nodes show.
+   */
+  unsound(scope: string, seq: number, expected: number, actual: number): void {
+    this.declare(
+      `its record ${seq} of ${scope} was written against record ${expected}, but that scope's last record ` +
+        `before it is ${actual} (two writes decided against the same state)`,
+    );
+  }
+
+  /** A precondition failed with `actual` as the scope's last sequence, below the `expected` this node knows. */
+  regressed(scope: string, expected: number, actual: number): void {
+    this.declare(`the last record of ${scope} is ${actual}, but this node applied or wrote ${expected}`);
+  }
+
+  private declare(what: string): void {
+    if (this.forked) return;
+    this.forked = new StreamForkedError(this.stream, what);
+    this.onFork(this.forked);
+  }
+}
