@@ -18,6 +18,7 @@
 /** Folders that are features (or read them): infrastructure must not import these. */
 const FEATURES = [
   'rooms',
+  'streams',
   'notes',
   'ownership',
   'listing',
@@ -71,6 +72,15 @@ module.exports = {
         'RoomHeads), and the features implement them; importing either feature back would restore the cycle.',
       from: { path: '^src/ownership/' },
       to: { path: '^src/(rooms|notes)/' },
+    },
+    {
+      name: 'rooms-imports-no-streams',
+      severity: 'error',
+      comment:
+        'src/streams reads rooms (their history, the change notifier) and writes nothing; rooms never ' +
+        'know who streams them. One direction only: streams → rooms.',
+      from: { path: '^src/(rooms|notes|ownership|listing)/' },
+      to: { path: '^src/streams/' },
     },
     {
       name: 'docs-imports-no-mcp',

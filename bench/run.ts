@@ -10,6 +10,8 @@ import { readsScenario } from './scenarios/reads.scenario';
 import { restartScenario } from './scenarios/restart.scenario';
 import { roomsListingScenario } from './scenarios/rooms-listing.scenario';
 import { signedScenario } from './scenarios/signed.scenario';
+import { streamsScenario } from './scenarios/streams.scenario';
+import { watchScenario } from './scenarios/watch.scenario';
 import { writesScenario } from './scenarios/writes.scenario';
 
 const SCENARIOS: readonly Scenario[] = [
@@ -20,6 +22,8 @@ const SCENARIOS: readonly Scenario[] = [
   roomsListingScenario,
   restartScenario,
   memoryScenario,
+  streamsScenario,
+  watchScenario,
 ];
 
 function option(name: string, fallback: string): string {

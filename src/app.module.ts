@@ -26,6 +26,7 @@ import { TracingModule } from './tracing/tracing.module';
 import { HumansModule } from './humans/humans.module';
 import { StatsModule } from './stats/stats.module';
 import { RuntimeModule } from './runtime/runtime.module';
+import { StreamsModule } from './streams/streams.module';
 
 export interface AppModuleOptions {
   readonly config: Readonly<AppConfig>;
@@ -55,6 +56,7 @@ export class AppModule {
         ProjectionsModule,
         WriteModule,
         RoomsModule,
+        StreamsModule,
         NotesModule,
         ListingModule,
         DocsModule,

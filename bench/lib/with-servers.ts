@@ -24,3 +24,20 @@ export async function withServers<T>(
     data.dispose();
   }
 }
+
+/** withServers without the baseline: scenarios that compare two ways of using the service itself. */
+export async function withService<T>(
+  label: string,
+  env: Record<string, string>,
+  run: (service: ChildServer) => Promise<T>,
+): Promise<T> {
+  const data = tempDataDir(label);
+  let service: ChildServer | undefined;
+  try {
+    service = await ChildServer.service({ ...BENCH_ENV, CHAT_ROOT: data.path, ...env });
+    return await run(service);
+  } finally {
+    await service?.stop();
+    data.dispose();
+  }
+}

@@ -1,53 +1,12 @@
 import { ChildServer } from '../lib/child-server';
-import { Agent, request } from 'node:http';
+import { Agent } from 'node:http';
 import { BenchOptions, log, Row, Scenario } from '../lib/context';
 import { withServers } from '../lib/with-servers';
 import { get, postJson } from '../lib/http-client';
-import { rssBytes } from '../lib/proc-stats';
+import { hold, nowMs, settledRss as settle, within } from '../lib/held';
 import { median, percentile } from '../lib/stats';
 
 const WAITERS = 5000;
-
-interface Held {
-  /** Resolves once the request's connection is established (it is then parked or about to be). */
-  readonly connected: Promise<void>;
-  /** Resolves with the time (ms, hrtime) the response completed. */
-  readonly done: Promise<number>;
-}
-
-function hold(agent: Agent, url: string): Held {
-  let onConnect: () => void = () => undefined;
-  const connected = new Promise<void>((resolve) => (onConnect = resolve));
-  const done = new Promise<number>((resolve, reject) => {
-    const req = request(url, { agent }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(Number(process.hrtime.bigint()) / 1e6));
-    });
-    req.on('socket', (socket) => (socket.connecting ? socket.once('connect', onConnect) : onConnect()));
-    req.on('error', reject);
-    req.end();
-  });
-  return { connected, done };
-}
-
-/** Rejects after `ms`: a round that cannot finish must not hang the whole run. */
-function within<T>(ms: number, work: Promise<T>): Promise<T> {
-  return Promise.race([
-    work,
-    new Promise<T>((_, reject) => setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms)),
-  ]);
-}
-
-async function settle(pid: number): Promise<number> {
-  let last = rssBytes(pid);
-  for (let i = 0; i < 20; i++) {
-    await new Promise((r) => setTimeout(r, 250));
-    const now = rssBytes(pid);
-    if (Math.abs(now - last) < 256 * 1024) return now;
-    last = now;
-  }
-  return last;
-}
 
 interface Release {
   readonly perWaiterRss: number;
@@ -72,7 +31,7 @@ async function releaseRound(
   await within(30_000, Promise.all(held.map((h) => h.connected)));
   for (let i = 0; i < 100 && !(await parked()); i++) await new Promise((r) => setTimeout(r, 100));
   const after = await settle(server.pid);
-  const t0 = Number(process.hrtime.bigint()) / 1e6;
+  const t0 = nowMs();
   await trigger();
   const latencies = (await within(30_000, Promise.all(held.map((h) => h.done)))).map((t) => t - t0);
   agent.destroy();

@@ -13,6 +13,10 @@ export interface EnforcedLimits {
   readonly max_wait: number;
   readonly max_waiters_total: number;
   readonly max_waiters_per_ip: number;
+  readonly watch_max_rooms: number;
+  readonly max_streams_total: number;
+  readonly max_streams_per_ip: number;
+  readonly stream_buffer_kb: number;
   readonly dupe_filter_seconds: number;
   readonly dupe_min_length: number;
   readonly dupe_max_copies: number;
@@ -39,6 +43,10 @@ export function enforcedLimits(config: AppConfig): EnforcedLimits {
     max_wait: config.maxWait,
     max_waiters_total: config.maxWaitersTotal,
     max_waiters_per_ip: config.maxWaitersPerIp,
+    watch_max_rooms: config.watchMaxRooms,
+    max_streams_total: config.maxStreamsTotal,
+    max_streams_per_ip: config.maxStreamsPerIp,
+    stream_buffer_kb: config.streamBufferKb,
     dupe_filter_seconds: config.dupeFilterSeconds,
     dupe_min_length: config.dupeMinLength,
     dupe_max_copies: config.dupeMaxCopies,

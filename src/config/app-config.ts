@@ -37,6 +37,20 @@ export class AppConfig {
   @IsInt() @Min(0) maxWaitersTotal = 64;
   /** Long-polls one client may have parked at once. */
   @IsInt() @Min(0) maxWaitersPerIp = 4;
+  /** Rooms one /watch or /watch/sse request may list (a longer list is a 400). */
+  @IsInt() @Min(1) @Max(1024) watchMaxRooms = 64;
+  /** Event streams (SSE) open at once in this process; past it a new stream is refused with 429. */
+  @IsInt() @Min(0) maxStreamsTotal = 2048;
+  /** Event streams one client may hold open at once. */
+  @IsInt() @Min(0) maxStreamsPerIp = 8;
+  /** KiB a stream may have written but not yet taken by its client; a live stream past it is closed. */
+  @IsInt() @Min(16) @Max(65_536) streamBufferKb = 256;
+  /** Seconds between heartbeat comments on a quiet stream (proxies close idle connections). */
+  @IsNumber() @Min(1) @Max(300) streamHeartbeatSeconds = 15;
+  /** Seconds an idempotency key is honoured after its write (a retry within it answers like the write). */
+  @IsInt() @Min(60) @Max(604_800) idempotencyWindowSeconds = 86_400;
+  /** Idempotency keys remembered per kind (messages, notes); the oldest is forgotten first past it. */
+  @IsInt() @Min(1) idempotencyMaxKeys = 65_536;
   /** Reads per minute per client (token bucket, burst = the same number; floored at 1). */
   @IsInt() rateRead = 120;
   /** Writes per minute per client (floored at 1). */

@@ -68,6 +68,27 @@ export function agentManifest(ctx: DocContext): object {
       capability('write_note', 'Write a note (if=, if_absent= conditions).', '/kv/{ns}/{key}/set/{value}'),
       capability('list_rooms', 'Rooms, newest activity first.', '/rooms'),
       capability('discover', 'One line per new public room.', '/r/events'),
+      capability(
+        'watch',
+        'Long-poll many rooms at once: one read, one wait slot, one cursor back.',
+        '/watch?rooms={room}:{since},{room}:{since}',
+      ),
+      capability(
+        'stream_room',
+        'Server-Sent Events of one room, resumable with Last-Event-ID.',
+        '/r/{room}/sse',
+      ),
+      capability(
+        'stream_rooms',
+        'Server-Sent Events of many rooms, each message tagged with its room; one resumable id.',
+        '/watch/sse?rooms={room}:{since},{room}:{since}',
+      ),
+      capability('read_older', 'A page of older messages from the whole ring.', '/r/{room}?before={seq}'),
+      capability(
+        'export_after',
+        'The exported lines after a seq, byte for byte.',
+        '/r/{room}/export?after={seq}',
+      ),
     ],
     conventions: {
       name_pattern: NAME_PATTERN_SOURCE,
@@ -78,6 +99,14 @@ export function agentManifest(ctx: DocContext): object {
         'e-': `ephemeral: records older than ${ctx.config.ephemeralTtlSeconds}s are hidden`,
       },
       polling: `GET /r/{room}?since={last_seq}&wait=${formatG(ctx.config.maxWait)}; order by seq, never by ts.`,
+      watching:
+        'GET /watch?rooms={cursor} for several rooms; pass back the cursor of each reply. Streams: ' +
+        'GET /r/{room}/sse or /watch/sse?rooms={cursor}, resumed with Last-Event-ID; gap and reset events ' +
+        'say what the ring no longer holds and when a room was deleted and created again.',
+      retries:
+        'Send Idempotency-Key (POST) or ?idempotency_key= (GET writes), 16-128 characters, a new random one ' +
+        'per write: a retry with the same key and content answers like the first write (same seq) and ' +
+        'writes nothing; other content under the same key is a 422.',
     },
     identity: {
       scheme: 'did:key',
@@ -115,6 +144,13 @@ export function agentManifest(ctx: DocContext): object {
       ephemeral_ttl_seconds: ctx.config.ephemeralTtlSeconds,
       duplicate_filter_seconds: l.dupe_filter_seconds,
       long_poll_seconds: l.max_wait,
+      watch_rooms: l.watch_max_rooms,
+      streams_per_ip: l.max_streams_per_ip,
+      streams_total: l.max_streams_total,
+      stream_buffer_bytes: l.stream_buffer_kb * 1024,
+      stream_heartbeat_seconds: ctx.config.streamHeartbeatSeconds,
+      idempotency_window_seconds: ctx.config.idempotencyWindowSeconds,
+      idempotency_keys: ctx.config.idempotencyMaxKeys,
       reply_read_deadline_seconds: l.send_deadline_seconds,
       pipelined_requests_per_connection: l.max_pipelined,
       note:

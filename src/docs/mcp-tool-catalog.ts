@@ -19,9 +19,17 @@ export const MCP_TOOLS = [
     description: 'Wait up to `seconds` for a message after `since` (long-poll).',
   },
   {
+    name: 'wait_for_messages',
+    bucket: 'read',
+    description:
+      'Wait up to `seconds` for new messages in several rooms at once (rooms: the cursor string, e.g. ' +
+      '`lobby:41,mb-me:0`); returns them tagged with their room and the cursor to pass back (GET /watch).',
+  },
+  {
     name: 'say',
     bucket: 'write',
-    description: 'Post a message to a room as `nick`; returns the room after the post.',
+    description:
+      'Post a message to a room as `nick`; returns the room after the post. An idempotency_key makes a retry safe.',
   },
   {
     name: 'list_rooms',
@@ -33,7 +41,8 @@ export const MCP_TOOLS = [
   {
     name: 'write_note',
     bucket: 'write',
-    description: 'Write a note; if_matches makes it compare-and-set, if_absent create-only.',
+    description:
+      'Write a note; if_matches makes it compare-and-set, if_absent create-only; an idempotency_key makes a retry safe.',
   },
   {
     name: 'list_notes',

@@ -16,6 +16,8 @@ export interface NoteWritten {
   readonly at: number;
   /** Signed ownership writes: the did:key that signed it (audit only; the value says who owns). */
   readonly signer?: string;
+  /** The client's Idempotency-Key, when the write carried one (issue 28; see MessageAppended). */
+  readonly idempotencyKey?: string;
 }
 
 /** An idle note was deleted by the reaper. */

@@ -22,6 +22,12 @@ export interface MessageAppended {
   readonly record: string;
   /** Signed messages: the nonce as stored (integer digits), so the nonce index never parses big numbers. */
   readonly nonce?: string;
+  /**
+   * The client's Idempotency-Key, when the write carried one (issue 28): the key index (a projection)
+   * is rebuilt from it by replay. Absent on every event written without one, so older logs replay
+   * byte-identically; never part of the stored record.
+   */
+  readonly idempotencyKey?: string;
 }
 
 /** An idle room was deleted; its last seq is kept as the floor the next generation continues from. */

@@ -5,6 +5,12 @@ const ALLOWED_METHODS = ['GET', 'POST'];
 /** The CORS-safelisted request headers (what Starlette allows by default), in its sorted order. */
 const ALLOWED_HEADERS = ['Accept', 'Accept-Language', 'Content-Language', 'Content-Type'];
 const PREFLIGHT_MAX_AGE = '600';
+/**
+ * Request headers of the additions (issue 28) a browser may ask to send: `Idempotency-Key` on a write,
+ * `Last-Event-ID` on a stream's reconnect. Allowed when a preflight asks for them, and only then named
+ * in Access-Control-Allow-Headers, so a preflight that does not ask gets the same bytes as before.
+ */
+const EXTRA_HEADERS = ['Idempotency-Key', 'Last-Event-ID'];
 
 /** Parses CHAT_CORS_ORIGINS: comma-separated origins, blanks ignored; `*` allows every origin. */
 export function parseCorsOrigins(raw: string): ReadonlySet<string> {
@@ -48,15 +54,16 @@ export function installCorsHooks(fastify: FastifyInstance, origins: ReadonlySet<
 
   function preflight(reply: FastifyReply, origin: string, method: string, requested?: string): void {
     const failures: string[] = [];
+    const asked = (requested ?? '').split(',').map((h) => h.trim().toLowerCase());
+    const extras = EXTRA_HEADERS.filter((h) => asked.includes(h.toLowerCase()));
     reply
       .header('access-control-allow-methods', ALLOWED_METHODS.join(', '))
       .header('access-control-max-age', PREFLIGHT_MAX_AGE)
-      .header('access-control-allow-headers', ALLOWED_HEADERS.join(', '));
+      .header('access-control-allow-headers', [...ALLOWED_HEADERS, ...extras].join(', '));
     if (allowed(origin)) reply.header('access-control-allow-origin', allowAll ? '*' : origin);
     else failures.push('origin');
     if (!ALLOWED_METHODS.includes(method.trim().toUpperCase())) failures.push('method');
-    const safelisted = new Set(ALLOWED_HEADERS.map((h) => h.toLowerCase()));
-    const asked = (requested ?? '').split(',').map((h) => h.trim().toLowerCase());
+    const safelisted = new Set([...ALLOWED_HEADERS, ...EXTRA_HEADERS].map((h) => h.toLowerCase()));
     if (asked.some((h) => h !== '' && !safelisted.has(h))) failures.push('headers');
     addVary(reply, 'Origin');
     reply

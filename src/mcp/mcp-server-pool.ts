@@ -9,12 +9,13 @@ import { NoteTools } from './note-tools';
 import { RoomTools } from './room-tools';
 import { MCP_SERVER_NAME } from '../docs/mcp-tool-catalog';
 import { ToolRegistrar } from './tool-registrar';
+import { WatchTools } from './watch-tools';
 
 /** Idle servers kept for reuse; more than this many concurrent exchanges build servers that are dropped. */
 const MAX_IDLE = 16;
 
 /**
- * McpServers with the 13 tools registered once each (issue 18). The SDK binds a server to one
+ * McpServers with the 14 tools registered once each (issue 18). The SDK binds a server to one
  * transport at a time, and a stateless exchange needs its own transport, so concurrent exchanges need
  * distinct servers: each exchange borrows one and gives it back closed. Building a server (13 tool
  * registrations with their schemas) cost ~1.6 ms CPU per request before; now it happens only when
@@ -30,6 +31,7 @@ export class McpServerPool {
     private readonly rooms: RoomTools,
     private readonly notes: NoteTools,
     private readonly meta: MetaTools,
+    private readonly watch: WatchTools,
     private readonly buckets: RateBuckets,
   ) {}
 
@@ -52,6 +54,7 @@ export class McpServerPool {
     const server = new McpServer({ name: MCP_SERVER_NAME, version: SERVICE_VERSION });
     const tools = new ToolRegistrar(server, this.buckets, this.config.maxWait);
     this.rooms.register(tools);
+    this.watch.register(tools);
     this.notes.register(tools);
     this.meta.register(tools);
     return server;

@@ -3,6 +3,8 @@ import { DocsModule } from '../docs/docs.module';
 import { ListingModule } from '../listing/listing.module';
 import { NotesModule } from '../notes/notes.module';
 import { RoomsModule } from '../rooms/rooms.module';
+import { StreamsModule } from '../streams/streams.module';
+import { WatchTools } from './watch-tools';
 import { McpController } from './http/mcp.controller';
 import { McpMeter } from './mcp-meter';
 import { McpServerPool } from './mcp-server-pool';
@@ -13,8 +15,8 @@ import { RoomTools } from './room-tools';
 
 /** The MCP tool surface at /mcp: the rooms, notes, listing and documents services as tools. */
 @Module({
-  imports: [RoomsModule, NotesModule, ListingModule, DocsModule],
+  imports: [RoomsModule, StreamsModule, NotesModule, ListingModule, DocsModule],
   controllers: [McpController],
-  providers: [McpService, McpServerPool, McpMeter, RoomTools, NoteTools, MetaTools],
+  providers: [McpService, McpServerPool, McpMeter, RoomTools, NoteTools, MetaTools, WatchTools],
 })
 export class McpModule {}

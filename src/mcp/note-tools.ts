@@ -16,7 +16,8 @@ import { ROOM_ALLOW, ROOM_NONCE, ROOM_OWNERS } from '../ownership/reserved-names
 import { parseLimit } from '../rooms/http/room-query';
 import { signatureParts, signingHint } from './signing-hint';
 import { ToolRegistrar } from './tool-registrar';
-import { didArg, nameArg, nonceArg, nonceDigits, sigArg } from './tool-schemas';
+import { didArg, idempotencyKeyArg, nameArg, nonceArg, nonceDigits, sigArg } from './tool-schemas';
+import { parseIdempotencyKey } from '../write/idempotency/idempotency-key';
 
 /** A signed ownership write as the tools receive it. */
 interface OwnershipWrite {
@@ -29,6 +30,7 @@ interface OwnershipWrite {
   readonly sig?: string;
   readonly nonce?: string | number;
   readonly ifAbsent: boolean;
+  readonly idempotency_key?: string;
 }
 
 /**
@@ -60,18 +62,34 @@ export class NoteTools {
         value: z.string(),
         if_matches: z.string().optional().describe('Write only if the note holds exactly this value.'),
         if_absent: z.boolean().default(false).describe('Write only if there is no note yet.'),
+        idempotency_key: idempotencyKeyArg,
       },
       async (a) => {
         const conditions = { if: a.if_matches, if_absent: a.if_absent ? '1' : undefined };
-        const write = { ns: a.namespace, key: a.key, value: sweptNoteValue(a.value), conditions };
+        const idempotencyKey = parseIdempotencyKey(undefined, a.idempotency_key);
+        const write = {
+          ns: a.namespace,
+          key: a.key,
+          value: sweptNoteValue(a.value),
+          conditions,
+          idempotencyKey,
+        };
         return renderNoteAckText(await this.lanes.post(write));
       },
     );
     tools.tool('list_notes', { namespace: ns, limit: z.number().int().optional() }, (a) =>
       this.list(a.namespace, a.limit),
     );
-    tools.tool('claim_room', { room: nameArg('A d- room'), did: didArg, sig: sigArg, nonce: nonceArg }, (a) =>
-      this.ownership({ tool: 'claim_room', ns: ROOM_OWNERS, value: a.did, ifAbsent: true, ...a }),
+    tools.tool(
+      'claim_room',
+      {
+        room: nameArg('A d- room'),
+        did: didArg,
+        sig: sigArg,
+        nonce: nonceArg,
+        idempotency_key: idempotencyKeyArg,
+      },
+      (a) => this.ownership({ tool: 'claim_room', ns: ROOM_OWNERS, value: a.did, ifAbsent: true, ...a }),
     );
     tools.tool(
       'set_room_allow',
@@ -81,6 +99,7 @@ export class NoteTools {
         did: didArg,
         sig: sigArg,
         nonce: nonceArg,
+        idempotency_key: idempotencyKeyArg,
       },
       (a) => this.ownership({ tool: 'set_room_allow', ns: ROOM_ALLOW, value: a.dids, ifAbsent: false, ...a }),
     );
@@ -106,7 +125,12 @@ export class NoteTools {
         if_absent: write.ifAbsent ? '1' : undefined,
       };
       // Parsed as the POST route parses its body, so a blank did takes the unsigned lane there too.
-      const post = parseNotePost(body, write.ns, write.room);
+      const post = parseNotePost(
+        body,
+        write.ns,
+        write.room,
+        parseIdempotencyKey(undefined, write.idempotency_key),
+      );
       const ack =
         post.lane === 'signed' ? await this.signed.post(post.command) : await this.lanes.post(post.command);
       return renderNoteAckText(ack);

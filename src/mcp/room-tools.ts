@@ -17,7 +17,8 @@ import { SignedMessageLaneService } from '../rooms/signed-message-lane.service';
 import { signatureParts, signingHint } from './signing-hint';
 import { ToolCaller } from './tool-call';
 import { ToolRegistrar } from './tool-registrar';
-import { didArg, nameArg, nonceArg, nonceDigits, sigArg } from './tool-schemas';
+import { didArg, idempotencyKeyArg, nameArg, nonceArg, nonceDigits, sigArg } from './tool-schemas';
+import { parseIdempotencyKey } from '../write/idempotency/idempotency-key';
 
 const sinceArg = z.number().int().nonnegative().optional().describe('Only messages with a greater seq.');
 
@@ -53,7 +54,12 @@ export class RoomTools {
     );
     tools.tool(
       'say',
-      { room: nameArg('Room'), text: z.string(), nick: nameArg('Your nick').optional() },
+      {
+        room: nameArg('Room'),
+        text: z.string(),
+        nick: nameArg('Your nick').optional(),
+        idempotency_key: idempotencyKeyArg,
+      },
       async (a, caller) =>
         this.written(
           await this.lanes.post({
@@ -61,13 +67,27 @@ export class RoomTools {
             room: a.room,
             from: a.nick ?? this.defaultNick,
             rawText: a.text,
+            idempotencyKey: parseIdempotencyKey(undefined, a.idempotency_key),
           }),
         ),
     );
     tools.tool(
       'say_signed',
-      { room: nameArg('Room'), text: z.string(), did: didArg, sig: sigArg, nonce: nonceArg },
-      (a, caller) => this.saySigned(caller, a.room, a.text, a.did, a.sig, a.nonce),
+      {
+        room: nameArg('Room'),
+        text: z.string(),
+        did: didArg,
+        sig: sigArg,
+        nonce: nonceArg,
+        idempotency_key: idempotencyKeyArg,
+      },
+      (a, caller) =>
+        this.saySigned(caller, a.room, a.text, {
+          did: a.did,
+          sig: a.sig,
+          nonce: a.nonce,
+          key: a.idempotency_key,
+        }),
     );
     tools.tool('list_rooms', { limit: z.number().int().optional() }, (a) =>
       this.listing.reply(parseLimit(limitText(a.limit)), false).toString('utf8'),
@@ -99,15 +119,17 @@ export class RoomTools {
     caller: ToolCaller,
     room: string,
     text: string,
-    did?: string,
-    sig?: string,
-    nonce?: string | number,
+    signing: { did?: string; sig?: string; nonce?: string | number; key?: string },
   ): Promise<string> {
+    const { did, sig, nonce } = signing;
     const parts = signatureParts(did, sig, nonce);
     if (parts === 'all') {
       // As the POST route takes them: did, sig and nonce trimmed, a numeric nonce as its digits.
       const signed = { did: did!.trim(), sig: sig!.trim(), nonce: nonceDigits(nonce).trim() };
-      return this.written(await this.signed.write({ client: caller.client, room, ...signed, rawText: text }));
+      const idempotencyKey = parseIdempotencyKey(undefined, signing.key);
+      return this.written(
+        await this.signed.write({ client: caller.client, room, ...signed, rawText: text, idempotencyKey }),
+      );
     }
     if (parts === 'mixed') {
       throw new BadRequestError(

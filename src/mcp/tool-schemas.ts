@@ -14,6 +14,13 @@ export const nonceArg = z
   .describe('Nonce, 1-19 digits (a string keeps every digit).');
 export const didArg = z.string().optional().describe('Your did:key (did:key:z6Mk…, 56 characters).');
 export const sigArg = z.string().optional().describe('Ed25519 signature, unpadded base64url, 86 characters.');
+export const idempotencyKeyArg = z
+  .string()
+  .optional()
+  .describe(
+    'Makes a retry safe: 16-128 characters (a random UUID), new for every write and the same for its retries; ' +
+      'a retry answers like the first write and appends nothing.',
+  );
 
 /** The catalog description of a tool (one text for the MCP listing and the server card). */
 export function describe(name: McpToolName): string {

@@ -1,5 +1,6 @@
 import { INestApplication } from '@nestjs/common';
 import { Server } from 'node:http';
+import { StreamSlots } from '../access/stream-slots';
 import { WaitSlots } from '../access/wait-slots';
 import { EventLog } from '../log/event-log';
 import { EVENT_LOG } from '../log/log.tokens';
@@ -18,6 +19,7 @@ export function attachMetricSources(app: INestApplication): void {
   const runner = app.get(ProjectionRunner);
   const checkpoints = app.get(CheckpointService);
   const slots = app.get(WaitSlots);
+  const streams = app.get(StreamSlots);
   const rooms = app.get(RoomsProjection);
   const notes = app.get(NotesProjection);
   const loop = app.get(EventLoopWatchService);
@@ -27,6 +29,7 @@ export function attachMetricSources(app: INestApplication): void {
     projectionLag: () => Math.max(0, log.committedHead() - runner.nextOffset),
     checkpointAgeSeconds: () => (Date.now() - (checkpoints.lastCheckpointAt ?? startedAt)) / 1000,
     parkedLongPolls: () => slots.inUse,
+    openStreams: () => streams.inUse,
     rooms: () => rooms.liveRooms,
     notes: () => notes.totalNotes,
     noteBytes: () => notes.totalBytes,

@@ -5,6 +5,7 @@ export interface MetricSources {
   projectionLag(): number;
   checkpointAgeSeconds(): number;
   parkedLongPolls(): number;
+  openStreams(): number;
   rooms(): number;
   notes(): number;
   noteBytes(): number;
@@ -134,6 +135,7 @@ export class ServiceMetrics {
       (s) => s.checkpointAgeSeconds(),
     );
     gauge('chat_long_polls_parked', 'Long-polls waiting for a message now.', (s) => s.parkedLongPolls());
+    gauge('chat_streams_open', 'Event streams (SSE) open now.', (s) => s.openStreams());
     gauge(
       'chat_connections_open',
       'Open connections on the public port.',

@@ -7,6 +7,8 @@ export interface SetNote {
   /** As routed, before the sweep. */
   readonly rawValue: string;
   readonly conditions: QueryConditionFields;
+  /** The client's idempotency key (issue 28), parsed at the edge. */
+  readonly idempotencyKey?: string;
 }
 
 /** GET /kv/{ns}/{key}/set-signed/{did}/{sig}/{nonce}/{value}. */
@@ -24,6 +26,7 @@ export interface PostNote {
   /** Swept already: the contract checks the value before the body's `did` (see notes/http). */
   readonly value: string;
   readonly conditions: BodyConditionFields;
+  readonly idempotencyKey?: string;
 }
 
 /** POST /kv/{ns}/{key} with a did. */

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { NamespaceGate } from '../ownership/namespace-gate';
 import { ConflictRetry } from '../write/conflict-retry';
+import { NoteIdempotency } from './idempotency/note-idempotency';
 import { PostNote, SetNote } from './note-commands';
 import { parseBodyConditions, parseQueryConditions } from './note-conditions';
 import { sweptNoteValue } from './note-write.rules';
@@ -18,26 +19,39 @@ export class NoteLanesService {
     private readonly gate: NamespaceGate,
     private readonly writer: NoteWriteService,
     private readonly retry: ConflictRetry,
+    private readonly keys: NoteIdempotency,
   ) {}
 
-  /** GET /kv/{ns}/{key}/set/{value}: sweep → namespace gate → conditions → write. */
-  set({ ns, key, rawValue, conditions }: SetNote): Promise<NoteWriteAck> {
+  /** GET /kv/{ns}/{key}/set/{value}: sweep → idempotency key → namespace gate → conditions → write. */
+  set({ ns, key, rawValue, conditions, idempotencyKey }: SetNote): Promise<NoteWriteAck> {
     const value = sweptNoteValue(rawValue);
-    return this.retry.run(() => {
-      this.gate.admitUnsigned(ns, key, value);
-      return this.writer.write({ ns, key, value, conditions: parseQueryConditions(conditions) });
-    });
+    const keyed = { key: idempotencyKey, ns, noteKey: key, signer: undefined, value };
+    return this.retry.run(() =>
+      this.keys.run(keyed, () => {
+        this.gate.admitUnsigned(ns, key, value);
+        return this.writer.write({
+          ns,
+          key,
+          value,
+          conditions: parseQueryConditions(conditions),
+          idempotencyKey,
+        });
+      }),
+    );
   }
 
   /**
    * POST /kv/{ns}/{key} without a did (value type and sweep, `did` type checked at the edge):
-   * conditions → namespace gate → write.
+   * conditions → idempotency key → namespace gate → write.
    */
-  post({ ns, key, value, conditions: fields }: PostNote): Promise<NoteWriteAck> {
+  post({ ns, key, value, conditions: fields, idempotencyKey }: PostNote): Promise<NoteWriteAck> {
     const conditions = parseBodyConditions(fields);
-    return this.retry.run(() => {
-      this.gate.admitUnsigned(ns, key, value);
-      return this.writer.write({ ns, key, value, conditions });
-    });
+    const keyed = { key: idempotencyKey, ns, noteKey: key, signer: undefined, value };
+    return this.retry.run(() =>
+      this.keys.run(keyed, () => {
+        this.gate.admitUnsigned(ns, key, value);
+        return this.writer.write({ ns, key, value, conditions, idempotencyKey });
+      }),
+    );
   }
 }

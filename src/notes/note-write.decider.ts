@@ -21,6 +21,8 @@ export interface NoteWriteCommand {
   readonly signed?: { readonly did: string; readonly nonce: string };
   /** A first claim: an existing allow-list of the room is reset to `none` in the same batch. */
   readonly resetAllowList?: boolean;
+  /** The client's idempotency key, logged with its note (never with a burn or a reset). */
+  readonly idempotencyKey?: string;
 }
 
 /** Everything a note write is decided against, read from NoteWriteModel (pending writes included). */
@@ -51,6 +53,8 @@ export interface NoteWriteAck {
   /** Write time, µs since the epoch. */
   readonly at: number;
   readonly signer?: string;
+  /** The answer to a retry: this write was made before, under the same idempotency key. */
+  readonly replayed?: boolean;
 }
 
 /**
@@ -91,7 +95,8 @@ export function decideNoteWrite(
     events.push({ type: 'note.written', ns: ROOM_ALLOW, key, value: 'none', at });
   }
   const signer = signed ? { signer: signed.did } : {};
-  events.push({ type: 'note.written', ns, key, value, at, ...signer });
+  const keyed = command.idempotencyKey === undefined ? {} : { idempotencyKey: command.idempotencyKey };
+  events.push({ type: 'note.written', ns, key, value, at, ...signer, ...keyed });
   return { events, ack: { ns, key, bytes: Buffer.byteLength(value, 'utf8'), at, ...signer } };
 }
 

@@ -1,7 +1,11 @@
 import { Injectable } from '@nestjs/common';
+import { Clock } from '../common/clock';
 import { NoteEvent } from '../events/note-events';
 import { PendingEffects } from '../write/event-writer';
 import { PendingOverlay } from '../write/pending-overlay';
+import { PriorWrite } from '../write/idempotency/idempotent-write';
+import { PendingKeys } from '../write/idempotency/pending-keys';
+import { NoteKeyEntry, NoteKeysProjection } from './idempotency/note-keys.projection';
 import type { NoteWriteState } from './note-write.decider';
 import { NoteState } from './note-state';
 
@@ -12,6 +16,12 @@ import { noteScope, roomScope } from '../write/log-scopes';
 import { LogScope } from '../log/event-log';
 import { NotesProjection } from './notes.projection';
 import { unreachable } from '../common/unreachable';
+
+/** A keyed note write's entry for the key index, recorded as pending with the append. */
+export interface KeyedNoteWrite {
+  readonly id: string;
+  readonly entry: NoteKeyEntry;
+}
 
 interface PendingNote {
   readonly ns: string;
@@ -30,8 +40,18 @@ interface PendingNote {
 @Injectable()
 export class NoteWriteModel implements OwnerNotes {
   private readonly pending = new PendingOverlay<PendingNote>();
+  private readonly pendingKeys = new PendingKeys<NoteKeyEntry>();
 
-  constructor(private readonly notes: NotesProjection) {}
+  constructor(
+    private readonly notes: NotesProjection,
+    private readonly keys: NoteKeysProjection,
+    private readonly clock: Clock,
+  ) {}
+
+  /** The keyed note write `id` (noteKeyId) names, pending or applied, or null. */
+  priorWrite(id: string): PriorWrite<NoteKeyEntry> | null {
+    return this.pendingKeys.prior(id, this.keys, this.clock.nowMicros());
+  }
 
   view(ns: string, key: string): NoteState | null {
     const pending = this.pending.get(id(ns, key));
@@ -93,11 +113,12 @@ export class NoteWriteModel implements OwnerNotes {
     return this.pending.has(id(ns, key));
   }
 
-  /** What appending `events` does to this model, for EventWriter. */
-  effectsOf(events: readonly NoteEvent[]): PendingEffects {
+  /** What appending `events` (carrying `keyed`) does to this model, for EventWriter. */
+  effectsOf(events: readonly NoteEvent[], keyed?: KeyedNoteWrite): PendingEffects {
     return {
       scopes: events.map(({ ns, key }) => scopeOf(ns, key)),
       record: (ticket) => {
+        if (keyed) this.pendingKeys.record(keyed.id, keyed.entry, ticket);
         for (const event of events) {
           const { ns, key } = event;
           this.pending.set(id(ns, key), { ns, key, state: nextNoteState(this.view(ns, key), event) }, ticket);
@@ -105,9 +126,11 @@ export class NoteWriteModel implements OwnerNotes {
       },
       discard: (ticket) => {
         for (const { ns, key } of events) this.pending.discard(id(ns, key), ticket);
+        if (keyed) this.pendingKeys.discard(keyed.id, ticket);
       },
       settle: (ticket) => {
         for (const { ns, key } of events) this.pending.settle(id(ns, key), ticket);
+        if (keyed) this.pendingKeys.settle(keyed.id, ticket);
       },
     };
   }

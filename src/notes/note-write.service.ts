@@ -7,7 +7,8 @@ import { ConflictRetry } from '../write/conflict-retry';
 import { EventWriter } from '../write/event-writer';
 import { noteCaps } from './note-caps';
 import { decideNoteWrite, NoteLimits, NoteWriteAck, NoteWriteCommand } from './note-write.decider';
-import { NoteWriteModel } from './note-write.model';
+import { KeyedNoteWrite, NoteWriteModel } from './note-write.model';
+import { noteFingerprint, noteKeyId } from './idempotency/note-keys.projection';
 
 export type { NoteWriteAck, NoteWriteCommand } from './note-write.decider';
 
@@ -52,8 +53,11 @@ export class NoteWriteService {
   async write(command: NoteWriteCommand): Promise<NoteWriteAck> {
     const state = this.model.stateFor(command.ns, command.key);
     const decision = decideNoteWrite(command, state, this.limits, this.clock.nowMicros());
-    await this.commit(decision.events);
-    if ('refusal' in decision) throw decision.refusal;
+    if ('refusal' in decision) {
+      await this.commit(decision.events);
+      throw decision.refusal;
+    }
+    await this.commit(decision.events, keyedWrite(command, decision.ack));
     return decision.ack;
   }
 
@@ -76,7 +80,23 @@ export class NoteWriteService {
     return events.length;
   }
 
-  private async commit(events: readonly NoteEvent[]): Promise<void> {
-    await this.writer.write(events, this.model.effectsOf(events));
+  private async commit(events: readonly NoteEvent[], keyed?: KeyedNoteWrite): Promise<void> {
+    await this.writer.write(events, this.model.effectsOf(events, keyed));
   }
+}
+
+/** The key index entry of an accepted keyed write (recorded as pending with its append). */
+function keyedWrite(command: NoteWriteCommand, ack: NoteWriteAck): KeyedNoteWrite | undefined {
+  if (command.idempotencyKey === undefined) return undefined;
+  const { ns, key, value } = command;
+  const signer = command.signed?.did;
+  return {
+    id: noteKeyId(ns, key, signer, command.idempotencyKey),
+    entry: {
+      at: ack.at,
+      bytes: ack.bytes,
+      fp: noteFingerprint(value),
+      ...(signer === undefined ? {} : { signer }),
+    },
+  };
 }

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { NotesPresenter } from './http/notes.presenter';
 import { OwnershipModule } from '../ownership/ownership.module';
+import { NoteIdempotency } from './idempotency/note-idempotency';
 import { NoteLanesService } from './note-lanes.service';
 import { NoteReadService } from './note-read.service';
 import { NoteWriteModel } from './note-write.model';
@@ -18,6 +19,7 @@ import { SignedNoteLaneService } from './signed-note-lane.service';
     NoteWriteModel,
     NoteWriteService,
     NoteReadService,
+    NoteIdempotency,
     NoteLanesService,
     SignedNoteLaneService,
     NotesReaperService,

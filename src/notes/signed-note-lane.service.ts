@@ -4,6 +4,7 @@ import { SignatureVerifier } from '../identity/signature-verifier.service';
 import { noteSigningPayload } from '../identity/signing-payload';
 import { NamespaceGate } from '../ownership/namespace-gate';
 import { ConflictRetry } from '../write/conflict-retry';
+import { NoteIdempotency } from './idempotency/note-idempotency';
 import { PostSignedNote, SetSignedNote } from './note-commands';
 import { NoteConditions, parseBodyConditions, parseQueryConditions } from './note-conditions';
 import { sweptNoteValue } from './note-write.rules';
@@ -11,7 +12,8 @@ import { NoteWriteAck, NoteWriteService } from './note-write.service';
 
 /**
  * The signed note lanes (contract §10.4): nonce, did and signature encoding (400) → verification over
- * `ns|key|nonce|value` with the swept value (403 with the canonical string) → namespace gate and
+ * `ns|key|nonce|value` with the swept value (403 with the canonical string) → idempotency key (scoped
+ * to the verified signer; a retry answers like its write, before the burn) → namespace gate and
  * conditions (GET: gate first; POST: conditions first) → nonce burn (403) → write (409/400). From the
  * gate to the append is one synchronous step, run again after a conflict (ConflictRetry).
  */
@@ -22,6 +24,7 @@ export class SignedNoteLaneService {
     private readonly gate: NamespaceGate,
     private readonly writer: NoteWriteService,
     private readonly retry: ConflictRetry,
+    private readonly keys: NoteIdempotency,
   ) {}
 
   /** GET /kv/{ns}/{key}/set-signed/{did}/{sig}/{nonce}/{value}: sweep → signature → gate → conditions → write. */
@@ -32,7 +35,8 @@ export class SignedNoteLaneService {
       noteSigningPayload(ns, key, nonceAsSent, value),
     );
     // The query's conditions are read after the gate, as the reference orders this lane.
-    return this.admitAndWrite({ ns, key, value, did, nonce }, () => parseQueryConditions(command.conditions));
+    const note = { ns, key, value, did, nonce, idempotencyKey: command.idempotencyKey };
+    return this.admitAndWrite(note, () => parseQueryConditions(command.conditions));
   }
 
   /** POST /kv/{ns}/{key} with a did (value swept, field types checked at the edge): signature → conditions → gate → write. */
@@ -42,7 +46,10 @@ export class SignedNoteLaneService {
       noteSigningPayload(ns, key, nonceAsSent, value),
     );
     const conditions = parseBodyConditions(command.conditions);
-    return this.admitAndWrite({ ns, key, value, did, nonce }, () => conditions);
+    return this.admitAndWrite(
+      { ns, key, value, did, nonce, idempotencyKey: command.idempotencyKey },
+      () => conditions,
+    );
   }
 
   /**
@@ -56,20 +63,25 @@ export class SignedNoteLaneService {
       readonly value: string;
       readonly did: string;
       readonly nonce: string;
+      readonly idempotencyKey: string | undefined;
     },
     conditions: () => NoteConditions,
   ): Promise<NoteWriteAck> {
-    const { ns, key, value, did, nonce } = note;
-    return this.retry.run(() => {
-      const { firstClaim } = this.gate.admitSigned(ns, key, value, did);
-      return this.writer.write({
-        ns,
-        key,
-        value,
-        conditions: conditions(),
-        signed: { did, nonce },
-        resetAllowList: firstClaim,
-      });
-    });
+    const { ns, key, value, did, nonce, idempotencyKey } = note;
+    const keyed = { key: idempotencyKey, ns, noteKey: key, signer: did, value };
+    return this.retry.run(() =>
+      this.keys.run(keyed, () => {
+        const { firstClaim } = this.gate.admitSigned(ns, key, value, did);
+        return this.writer.write({
+          ns,
+          key,
+          value,
+          conditions: conditions(),
+          signed: { did, nonce },
+          resetAllowList: firstClaim,
+          idempotencyKey,
+        });
+      }),
+    );
   }
 }

@@ -6,6 +6,8 @@ export interface SayMessage {
   readonly nick: string;
   /** As routed, before the sweep (the duplicate filter keys the raw text on the unsigned lanes). */
   readonly rawText: string;
+  /** The client's idempotency key (issue 28), parsed at the edge. */
+  readonly idempotencyKey?: string;
 }
 
 /** POST /r/{room} without a did. */
@@ -18,6 +20,7 @@ export interface PostMessage {
    */
   readonly from: unknown;
   readonly rawText: string;
+  readonly idempotencyKey?: string;
 }
 
 /** The signed lanes: GET /r/{room}/say-signed/{did}/{sig}/{nonce}/{text}, and POST with a did. */
@@ -29,4 +32,5 @@ export interface SignedMessage {
   /** As sent (leading zeros kept): the signature covers this form. */
   readonly nonce: string;
   readonly rawText: string;
+  readonly idempotencyKey?: string;
 }

@@ -3,6 +3,7 @@ import { BadRequestError } from '../common/errors/bad-request.error';
 import { assertName, NAME_PATTERN_SOURCE, isValidName } from '../common/names';
 import { pyRepr } from '../common/py-compat/py-repr';
 import { ConflictRetry } from '../write/conflict-retry';
+import { MessageIdempotency } from './idempotency/message-idempotency';
 import { MessageAdmissions } from './message-admission';
 import { PostMessage, SayMessage } from './message-commands';
 import { sweptMessageText } from './room-write.rules';
@@ -20,37 +21,61 @@ export class MessageLanesService {
     private readonly admissions: MessageAdmissions,
     private readonly writer: RoomWriteService,
     private readonly retry: ConflictRetry,
+    private readonly keys: MessageIdempotency,
   ) {}
 
-  /** GET /r/{room}/say/{nick}/{text}: gate → duplicate → nick → text → capacity → append. */
+  /** GET /r/{room}/say/{nick}/{text}: idempotency key → gate → duplicate → nick → text → capacity → append. */
   say(command: SayMessage): Promise<AppendedMessage> {
-    return this.retry.run(() => this.sayOnce(command));
+    const keyed = {
+      key: command.idempotencyKey,
+      room: command.room,
+      writer: command.nick,
+      rawText: command.rawText,
+    };
+    return this.retry.run(() => this.keys.run(keyed, () => this.sayOnce(command)));
   }
 
-  /** POST /r/{room} without a did (`did` and `text` types checked at the edge): gate → from → duplicate → text → capacity → append. */
+  /**
+   * POST /r/{room} without a did (`did` and `text` types checked at the edge): idempotency key → gate
+   * → from → duplicate → text → capacity → append.
+   */
   post(command: PostMessage): Promise<AppendedMessage> {
-    return this.retry.run(() => this.postOnce(command));
+    const writer = typeof command.from === 'string' ? command.from : null;
+    const keyed = { key: command.idempotencyKey, room: command.room, writer, rawText: command.rawText };
+    return this.retry.run(() => this.keys.run(keyed, () => this.postOnce(command)));
   }
 
-  private async sayOnce({ client, room, nick, rawText }: SayMessage): Promise<AppendedMessage> {
+  private async sayOnce({
+    client,
+    room,
+    nick,
+    rawText,
+    idempotencyKey,
+  }: SayMessage): Promise<AppendedMessage> {
     const admission = this.admissions.admit({ room, signer: null, client });
     try {
       admission.reserveDuplicate(rawText);
       assertName(nick);
       const text = sweptMessageText(rawText);
-      return admission.accepted(await this.writer.append({ room, from: nick, text }));
+      return admission.accepted(await this.writer.append({ room, from: nick, text, idempotencyKey }));
     } catch (error) {
       throw admission.refused(error);
     }
   }
 
-  private async postOnce({ client, room, from, rawText }: PostMessage): Promise<AppendedMessage> {
+  private async postOnce({
+    client,
+    room,
+    from,
+    rawText,
+    idempotencyKey,
+  }: PostMessage): Promise<AppendedMessage> {
     const admission = this.admissions.admit({ room, signer: null, client });
     try {
       assertFrom(from);
       admission.reserveDuplicate(rawText);
       const text = sweptMessageText(rawText);
-      return admission.accepted(await this.writer.append({ room, from, text }));
+      return admission.accepted(await this.writer.append({ room, from, text, idempotencyKey }));
     } catch (error) {
       throw admission.refused(error);
     }

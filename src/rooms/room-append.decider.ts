@@ -13,6 +13,8 @@ export interface AppendMessage {
   readonly text: string;
   /** Signed lane: the signer's nonce (stored integer digits) and signature; `from` is then the did. */
   readonly signature?: MessageSignature;
+  /** The client's idempotency key, logged with the message (never part of the record). */
+  readonly idempotencyKey?: string;
 }
 
 /** The deployment's room limits (contract §8.8). */
@@ -62,13 +64,22 @@ export function decideAppend(
   }
   const seq = target.head + 1;
   const { signature } = input;
+  const keyed = input.idempotencyKey === undefined ? {} : { idempotencyKey: input.idempotencyKey };
   if (signature === undefined) {
     const record = unsignedRecordLine(seq, ts, input.from, input.text);
-    events.push({ type: 'message.appended', room, seq, at: atMicros, record });
+    events.push({ type: 'message.appended', room, seq, at: atMicros, record, ...keyed });
     return { events, seq, record, createsRoom };
   }
   const record = signedRecordLine(seq, ts, input.from, input.text, signature.nonceDigits, signature.sig);
-  events.push({ type: 'message.appended', room, seq, at: atMicros, record, nonce: signature.nonceDigits });
+  events.push({
+    type: 'message.appended',
+    room,
+    seq,
+    at: atMicros,
+    record,
+    nonce: signature.nonceDigits,
+    ...keyed,
+  });
   return { events, seq, record, createsRoom, spent };
 }
 

@@ -5,8 +5,10 @@ import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.tokens';
 import { Clock } from '../common/clock';
 import { assertName, hasClass } from '../common/names';
+import { parseSeqParam } from './cursor/seq-param';
 import { parseRecordLine } from './read-side/stored-record';
 import { RingFileStore } from './ring/ring-file-store';
+import { offsetAfterSeq } from './ring/ring-seek';
 import { RoomsProjection } from './rooms.projection';
 
 export interface RoomExport {
@@ -21,6 +23,9 @@ const CHUNK = 64 * 1024;
  * GET /r/{room}/export (contract §6.2): the ring file's bytes exactly as stored, from an fd opened
  * before anything else can happen, cut back to the last complete line. Compaction writes a new file,
  * so the open fd keeps reading the snapshot. `e-` rooms start at the first readable, unexpired line.
+ * `after=<seq>` (archivers fetching only what is new since their last export) starts at the first
+ * line with a greater seq, found by a binary search over the snapshot: the bytes are the stored
+ * lines exactly, so appending them to the previous export gives the ring as one export would.
  */
 @Injectable()
 export class RoomExportService {
@@ -31,15 +36,17 @@ export class RoomExportService {
     private readonly clock: Clock,
   ) {}
 
-  open(room: string): RoomExport {
+  open(room: string, afterRaw?: string): RoomExport {
     assertName(room);
+    const after = afterRaw === undefined ? null : parseSeqParam('after', afterRaw);
     const meta = this.rooms.meta(room);
     const generation = meta?.generation ?? 0;
     if (meta === undefined || !meta.exists) return { generation, body: null };
     const fd = openSync(this.files.readablePath(meta.file), 'r');
     try {
       const end = lastCompleteLineEnd(fd, fstatSync(fd).size);
-      const start = hasClass(room, 'e') ? this.firstFreshLine(fd, end) : 0;
+      const fresh = hasClass(room, 'e') ? this.firstFreshLine(fd, end) : 0;
+      const start = after === null ? fresh : Math.max(fresh, afterOffset(fd, end, after));
       if (end <= start) {
         closeSync(fd);
         return { generation, body: null };
@@ -72,6 +79,16 @@ export class RoomExportService {
     }
     return end;
   }
+}
+
+/** Offset of the first line of the snapshot [0, end) with a seq greater than `after`. */
+function afterOffset(fd: number, end: number, after: number): number {
+  const read = (start: number, stop: number): Buffer => {
+    const buffer = Buffer.allocUnsafe(stop - start);
+    const n = readSync(fd, buffer, 0, buffer.length, start);
+    return buffer.subarray(0, n);
+  };
+  return offsetAfterSeq({ size: end, read }, after);
 }
 
 /** `size` cut back to just after the last newline, so no partial line is ever exported. */

@@ -5,7 +5,9 @@ import { APP_CONFIG } from '../config/config.tokens';
 import { Clock } from '../common/clock';
 import { assertName, hasClass } from '../common/names';
 import { ChangeNotifier } from '../projections/change-notifier';
+import { parseSeqParam } from './cursor/seq-param';
 import { RoomView } from './read-side/room-view';
+import { RoomHistory } from './room-history';
 import { selectRecords } from './room-selection';
 import { RoomsProjection } from './rooms.projection';
 
@@ -21,6 +23,8 @@ export interface ReadRequest {
   readonly client: string;
 }
 
+const MAX_SEQ = BigInt(Number.MAX_SAFE_INTEGER);
+
 /** Room reads and long-polls, served from the rooms read model only (never the log, rarely the disk). */
 @Injectable()
 export class RoomReadService {
@@ -30,6 +34,7 @@ export class RoomReadService {
     private readonly notifier: ChangeNotifier,
     private readonly clock: Clock,
     private readonly slots: WaitSlots,
+    private readonly history: RoomHistory,
   ) {}
 
   /**
@@ -72,6 +77,33 @@ export class RoomReadService {
   plain(room: string, since: bigint | null, limit: number): RoomView {
     assertName(room);
     return this.view(room, since, limit);
+  }
+
+  /**
+   * A `before=` page (archivers walking back through the whole ring): the newest `limit` records with
+   * seq below `before` (and above `since`, when given), oldest first, from anywhere in the retained
+   * ring, not only the newest 1 MiB a plain read scans. `nextBefore` is the next older page's
+   * `before`, null once the ring holds nothing older. A malformed `before` is a 400 (after the name).
+   */
+  page(room: string, beforeRaw: string, since: bigint | null, limit: number): RoomView {
+    assertName(room);
+    const before = parseSeqParam('before', beforeRaw);
+    const after = since === null ? null : since > MAX_SEQ ? Number.MAX_SAFE_INTEGER : Number(since);
+    const records = this.history.before(room, before, after, limit);
+    const meta = this.rooms.meta(room);
+    const first = records.length > 0 ? records[0].seq : null;
+    const older = first !== null && meta !== undefined && first > meta.firstSeq && (after ?? 0) + 1 < first;
+    return {
+      room,
+      records,
+      firstSeq: first,
+      lastSeq:
+        records.length > 0
+          ? records[records.length - 1].seq
+          : Math.max(0, Math.min(before - 1, meta?.head ?? 0)),
+      generation: meta?.generation ?? 0,
+      nextBefore: older ? first : null,
+    };
   }
 
   /** The view a write reply shows: the newest 20 messages, no cursor. */

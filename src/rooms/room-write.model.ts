@@ -1,15 +1,25 @@
 import { Injectable } from '@nestjs/common';
+import { Clock } from '../common/clock';
 import { RoomEvent } from '../events/chat-event';
 import { PendingEffects } from '../write/event-writer';
 import { RoomHeads } from '../ownership/room-heads.port';
 import { PendingOverlay } from '../write/pending-overlay';
 import { roomScope } from '../write/log-scopes';
+import { PriorWrite } from '../write/idempotency/idempotent-write';
+import { PendingKeys } from '../write/idempotency/pending-keys';
+import { MessageKeyEntry, MessageKeysProjection } from './idempotency/message-keys.projection';
 import { EVENTS_ROOM } from './room-write.rules';
 import { RoomsProjection } from './rooms.projection';
 import { RoomAppendState, RoomWriteState, SpentNonce } from './room-write-state';
 import { unreachable } from '../common/unreachable';
 
 export type { RoomWriteState, SpentNonce } from './room-write-state';
+
+/** A keyed append's entry for the key index, recorded as pending with the append. */
+export interface KeyedAppend {
+  readonly id: string;
+  readonly entry: MessageKeyEntry;
+}
 
 /**
  * The state write decisions are made against: the rooms read model plus the effect of events that were
@@ -23,8 +33,18 @@ export type { RoomWriteState, SpentNonce } from './room-write-state';
 export class RoomWriteModel implements RoomHeads {
   private readonly pending = new PendingOverlay<RoomWriteState>();
   private readonly pendingNonces = new PendingOverlay<bigint>();
+  private readonly pendingKeys = new PendingKeys<MessageKeyEntry>();
 
-  constructor(private readonly rooms: RoomsProjection) {}
+  constructor(
+    private readonly rooms: RoomsProjection,
+    private readonly keys: MessageKeysProjection,
+    private readonly clock: Clock,
+  ) {}
+
+  /** The keyed message write `id` (messageKeyId) names, pending or applied, or null. */
+  priorWrite(id: string): PriorWrite<MessageKeyEntry> | null {
+    return this.pendingKeys.prior(id, this.keys, this.clock.nowMicros());
+  }
 
   view(room: string): RoomWriteState {
     const pending = this.pending.get(room);
@@ -78,13 +98,14 @@ export class RoomWriteModel implements RoomHeads {
     return this.pending.has(room);
   }
 
-  /** What appending `events` (and spending `spent`) does to this model, for EventWriter. */
-  effectsOf(events: readonly RoomEvent[], spent?: SpentNonce): PendingEffects {
+  /** What appending `events` (spending `spent`, carrying `keyed`) does to this model, for EventWriter. */
+  effectsOf(events: readonly RoomEvent[], spent?: SpentNonce, keyed?: KeyedAppend): PendingEffects {
     const touched = new Set(events.map((event) => event.room));
     const nonce = spent && nonceKey(spent.room, spent.did);
     return {
       scopes: events.map((event) => roomScope(event.room)),
       record: (ticket) => {
+        if (keyed) this.pendingKeys.record(keyed.id, keyed.entry, ticket);
         if (spent) this.pendingNonces.set(nonce!, spent.nonce, ticket);
         for (const event of events) {
           this.pending.set(event.room, nextWriteState(this.view(event.room), event), ticket);
@@ -93,10 +114,12 @@ export class RoomWriteModel implements RoomHeads {
       discard: (ticket) => {
         for (const room of touched) this.pending.discard(room, ticket);
         if (spent) this.pendingNonces.discard(nonce!, ticket);
+        if (keyed) this.pendingKeys.discard(keyed.id, ticket);
       },
       settle: (ticket) => {
         for (const room of touched) this.pending.settle(room, ticket);
         if (spent) this.pendingNonces.settle(nonce!, ticket);
+        if (keyed) this.pendingKeys.settle(keyed.id, ticket);
       },
     };
   }

@@ -5,8 +5,9 @@ import { Clock } from '../common/clock';
 import { RoomEvent } from '../events/chat-event';
 import { ConflictRetry } from '../write/conflict-retry';
 import { EventWriter } from '../write/event-writer';
+import { messageFingerprint, messageKeyId } from './idempotency/message-keys.projection';
 import { AppendMessage, decideAppend } from './room-append.decider';
-import { RoomWriteModel, SpentNonce } from './room-write.model';
+import { KeyedAppend, RoomWriteModel, SpentNonce } from './room-write.model';
 
 export type { AppendMessage, MessageSignature } from './room-append.decider';
 
@@ -15,6 +16,8 @@ export interface AppendedMessage {
   readonly seq: number;
   /** The stored record line, exactly as the ring holds it. */
   readonly record: string;
+  /** The answer to a retry: this write was made before, under the same idempotency key. */
+  readonly replayed?: boolean;
 }
 
 /**
@@ -53,8 +56,16 @@ export class RoomWriteService {
    */
   async append(message: AppendMessage): Promise<AppendedMessage> {
     const state = this.writeModel.stateFor(message.room, message.from);
-    const decision = decideAppend(message, state, this.config, this.clock.nowMicros());
-    await this.commit(decision.events, decision.spent);
+    const at = this.clock.nowMicros();
+    const decision = decideAppend(message, state, this.config, at);
+    const keyed: KeyedAppend | undefined =
+      message.idempotencyKey === undefined
+        ? undefined
+        : {
+            id: messageKeyId(message.room, message.from, message.idempotencyKey),
+            entry: { at, seq: decision.seq, fp: messageFingerprint(message.text) },
+          };
+    await this.commit(decision.events, decision.spent, keyed);
     return { room: message.room, seq: decision.seq, record: decision.record };
   }
 
@@ -65,7 +76,7 @@ export class RoomWriteService {
     return true;
   }
 
-  private commit(events: readonly RoomEvent[], spent?: SpentNonce): Promise<number> {
-    return this.writer.write(events, this.writeModel.effectsOf(events, spent));
+  private commit(events: readonly RoomEvent[], spent?: SpentNonce, keyed?: KeyedAppend): Promise<number> {
+    return this.writer.write(events, this.writeModel.effectsOf(events, spent, keyed));
   }
 }

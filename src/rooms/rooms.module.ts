@@ -3,7 +3,9 @@ import { RoomPresenter } from './http/room.presenter';
 import { OwnershipModule } from '../ownership/ownership.module';
 import { MessageAdmissions } from './message-admission';
 import { MessageLanesService } from './message-lanes.service';
+import { MessageIdempotency } from './idempotency/message-idempotency';
 import { RoomExportService } from './room-export.service';
+import { RoomHistory } from './room-history';
 import { RoomReadService } from './room-read.service';
 import { RoomReaperService } from './room-reaper.service';
 import { RoomWriteGate } from './room-write-gate';
@@ -23,6 +25,8 @@ import { SignedMessageLaneService } from './signed-message-lane.service';
     RoomWriteGate,
     MessageAdmissions,
     RoomReadService,
+    RoomHistory,
+    MessageIdempotency,
     MessageLanesService,
     SignedMessageLaneService,
     RoomExportService,
@@ -33,6 +37,7 @@ import { SignedMessageLaneService } from './signed-message-lane.service';
     RoomsReadModelModule,
     RoomWriteService,
     RoomReadService,
+    RoomHistory,
     RoomWriteModel,
     RoomWriteGate,
     MessageLanesService,

@@ -38,13 +38,55 @@ describe('MCP at /mcp, through the official SDK client on a real port', () => {
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual(MCP_TOOLS.map((tool) => tool.name).sort());
     const writeNote = tools.find((tool) => tool.name === 'write_note')!;
+    // The reference's arguments in its order, then the optional addition (issue 28).
     expect(Object.keys(writeNote.inputSchema.properties ?? {})).toEqual([
       'namespace',
       'key',
       'value',
       'if_matches',
       'if_absent',
+      'idempotency_key',
     ]);
+  });
+
+  it('waits on several rooms at once with wait_for_messages, handing back one cursor', async () => {
+    await t.getPath('/r/mcp-w1/say/ann/before');
+    const waiting = call('wait_for_messages', { rooms: 'mcp-w1:1,mcp-w2:0', seconds: 5 });
+    await new Promise((r) => setTimeout(r, 100));
+    await t.getPath('/r/mcp-w2/say/bob/wake%20up');
+    const text = textOf(await waiting);
+    expect(text.split('\n')[0]).toBe('# watch  rooms 2  messages 1');
+    expect(text).toMatch(/^\[mcp-w2 1\] \S+ <~bob> wake up$/m);
+    expect(text).toContain('\nnext: /watch?rooms=mcp-w1:1:1,mcp-w2:1:1\n');
+    const bad = await call('wait_for_messages', { rooms: 'Bad', seconds: 0 });
+    expect([bad.isError, textOf(bad).startsWith("400 bad rooms: 'Bad' is not a room name")]).toEqual([
+      true,
+      true,
+    ]);
+  });
+
+  it('makes a retried say and write_note safe with idempotency_key', async () => {
+    const key = 'mcp-retry-0000-0001';
+    const first = textOf(
+      await call('say', { room: 'mcp-keyed', text: 'only once', nick: 'ann', idempotency_key: key }),
+    );
+    const again = textOf(
+      await call('say', { room: 'mcp-keyed', text: 'only once', nick: 'ann', idempotency_key: key }),
+    );
+    expect(again).toBe(first);
+    expect(again.split('\n')[0]).toBe('# room mcp-keyed  messages 1  range 1..1');
+    const reused = await call('say', { room: 'mcp-keyed', text: 'other', nick: 'ann', idempotency_key: key });
+    expect([reused.isError, textOf(reused).startsWith('422 idempotency key reused:')]).toEqual([true, true]);
+    const note = {
+      namespace: 'mcp-keyed-ns',
+      key: 'once',
+      value: 'v',
+      if_absent: true,
+      idempotency_key: key,
+    };
+    expect(textOf(await call('write_note', note))).toBe(textOf(await call('write_note', note)));
+    const short = await call('say', { room: 'mcp-keyed', text: 'x', idempotency_key: 'short' });
+    expect(textOf(short).startsWith("400 bad idempotency_key: 'short'")).toBe(true);
   });
 
   it('round-trips say → read_room → write_note → read_note with the routes’ own text', async () => {

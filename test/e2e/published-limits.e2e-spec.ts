@@ -129,4 +129,41 @@ describe('published limits: agent.json and /config follow the running configurat
     expect(Object.keys(body.withheld as object)).not.toContain('CHAT_RATE_READ');
     expect((await get('/llms.txt')).body).toContain('wait=2.5');
   });
+
+  it('publishes the watch, stream and idempotency knobs (issue 28) where clients read limits', async () => {
+    t = await TestApp.start({
+      watchMaxRooms: 12,
+      maxStreamsPerIp: 3,
+      maxStreamsTotal: 99,
+      streamBufferKb: 32,
+      streamHeartbeatSeconds: 5,
+      idempotencyWindowSeconds: 3600,
+      idempotencyMaxKeys: 500,
+    });
+    const agent = json(await get('/.well-known/agent.json'));
+    expect(agent.limits).toMatchObject({
+      watch_rooms: 12,
+      streams_per_ip: 3,
+      streams_total: 99,
+      stream_buffer_bytes: 32 * 1024,
+      stream_heartbeat_seconds: 5,
+      idempotency_window_seconds: 3600,
+      idempotency_keys: 500,
+    });
+    const names = (agent.capabilities as Array<{ name: string }>).map((c) => c.name);
+    expect(names).toEqual(expect.arrayContaining(['watch', 'stream_room', 'stream_rooms', 'read_older']));
+    const settings = json(await get('/config')).settings as Record<string, number>;
+    expect(settings).toMatchObject({
+      watch_max_rooms: 12,
+      max_streams_total: 99,
+      max_streams_per_ip: 3,
+      stream_buffer_kb: 32,
+      stream_heartbeat_seconds: 5,
+      idempotency_window_seconds: 3600,
+      idempotency_max_keys: 500,
+    });
+    const manual = (await get('/llms.txt')).body;
+    expect(manual).toContain('waits on up to 12 rooms at once');
+    expect(manual).toContain('for 1 hour. That works for signed writes too');
+  });
 });

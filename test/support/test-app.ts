@@ -1,5 +1,6 @@
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApp } from '../../src/app.factory';
@@ -44,6 +45,13 @@ export class TestApp {
       clock,
     });
     return new TestApp(app, dir, overrides, clock);
+  }
+
+  /** Listens on a kernel-chosen loopback port; returns `http://127.0.0.1:<port>`. */
+  async listen(): Promise<string> {
+    await this.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = this.app.getHttpServer().address() as AddressInfo;
+    return `http://127.0.0.1:${port}`;
   }
 
   get<T>(type: abstract new (...args: never[]) => T): T {

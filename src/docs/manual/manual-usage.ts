@@ -15,9 +15,13 @@ export function manualUsage(ctx: DocContext): string {
 
 READ    GET /r/<room>                            newest ${L.readDefaultLimit} messages, oldest first
         GET /r/<room>?since=<seq>&wait=${wait}         only newer ones; hold up to ${wait}s for the next
+        GET /r/<room>?before=<seq>               an older page (the whole ring, page by page)
         GET /r/<room>/export                     the retained ring as raw JSONL, byte for byte
+WATCH   GET /watch?rooms=<room>:<since>,...      wait on many rooms at once (see WATCHING)
+        GET /r/<room>/sse, GET /watch/sse?rooms= the same as Server-Sent Events (see STREAMS)
 SAY     GET /r/<room>/say/<nick>/<text>          append; text URL-encoded, one line
         POST /r/<room>  {"from":"<nick>","text":"..."}   the same for long or non-Latin text
+        ...?idempotency_key=<uuid>, or the Idempotency-Key header: safe to retry (see RETRIES)
 SIGN    GET /r/<room>/say-signed/<did>/<sig>/<nonce>/<text>   attributable write (see SIGNING)
 NOTES   GET /kv/<ns>/<key>                       read a note
         GET /kv/<ns>/<key>/set/<value>           write one (?if=<old> compare-and-set, ?if_absent=1)

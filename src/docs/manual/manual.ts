@@ -1,6 +1,7 @@
 import { DocContext } from '../doc-context';
 import { manualLimits } from './manual-limits';
 import { manualRooms } from './manual-rooms';
+import { manualStreams } from './manual-streams';
 import { manualUsage } from './manual-usage';
 
 /**
@@ -9,12 +10,13 @@ import { manualUsage } from './manual-usage';
  * no rate-limit numbers: those live in /.well-known/agent.json and /config, where clients read them.
  */
 export function renderManual(ctx: DocContext): string {
-  return manualUsage(ctx) + manualRooms(ctx) + manualLimits(ctx);
+  return manualUsage(ctx) + manualStreams(ctx) + manualRooms(ctx) + manualLimits(ctx);
 }
 
 /** The labels, in order, that a client may split the manual on (a test keeps them at column 0). */
 export const MANUAL_SECTIONS = [
   'READ',
+  'WATCH',
   'SAY',
   'SIGN',
   'NOTES',
@@ -30,6 +32,10 @@ export const MANUAL_SECTIONS = [
   'DUPLICATES',
   'HEADERS',
   'POLLING',
+  'WATCHING',
+  'STREAMS',
+  'RETRIES',
+  'PAGING',
   'DISCOVERY',
   'TOPIC',
   'ROOM CLASSES',

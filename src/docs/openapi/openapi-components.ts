@@ -1,5 +1,6 @@
 import { NAME_PATTERN_SOURCE } from '../../common/names';
 import { FIXED_LIMITS } from '../../config/app-config';
+import { EVENT_STREAM, WATCH_REPLY } from './openapi-watch-schemas';
 
 const NAME = { $ref: '#/components/schemas/Name' };
 const DID = {
@@ -38,9 +39,26 @@ export function pathParameters(template: string): object[] {
   });
 }
 
-function query(name: string, description: string, schema: object = { type: 'string' }): object {
-  return { name, in: 'query', required: false, description, schema };
+function query(
+  name: string,
+  description: string,
+  schema: object = { type: 'string' },
+  required = false,
+): object {
+  return { name, in: 'query', required, description, schema };
 }
+
+function header(name: string, description: string, schema: object): object {
+  return { name, in: 'header', required: false, description, schema };
+}
+
+const SEQ = { type: 'string', pattern: '^[0-9]{1,15}$' };
+const CURSORS = {
+  type: 'string',
+  pattern:
+    '^[a-z0-9][a-z0-9_-]{0,47}(:[0-9]{1,15}(:[0-9]{1,15})?)?(,[a-z0-9][a-z0-9_-]{0,47}(:[0-9]{1,15}(:[0-9]{1,15})?)?)*$',
+};
+const IDEMPOTENCY_KEY = { type: 'string', pattern: '^[A-Za-z0-9._~:-]{16,128}$' };
 
 const MESSAGE = {
   type: 'object',
@@ -67,6 +85,11 @@ const READ_REPLY = {
     messages: { type: 'array', items: { $ref: '#/components/schemas/Message' } },
     wait_held: { type: 'boolean' },
     posted: { $ref: '#/components/schemas/Message' },
+    next_before: {
+      type: ['integer', 'null'],
+      description:
+        'before= pages only: the before of the next older page, null when the ring holds nothing older.',
+    },
   },
 };
 
@@ -112,6 +135,8 @@ export const COMPONENTS = {
     Name: { type: 'string', pattern: NAME_PATTERN_SOURCE },
     Message: MESSAGE,
     ReadReply: READ_REPLY,
+    WatchReply: WATCH_REPLY,
+    EventStream: EVENT_STREAM,
     RoomListing: LISTING,
     NoteList: {
       type: 'object',
@@ -143,6 +168,39 @@ export const COMPONENTS = {
     ref: query('ref', 'Ignored by every handler (a 422 hands one out).'),
     if: query('if', 'Compare-and-set: write only if the note holds exactly this value.'),
     if_absent: query('if_absent', 'Write only if there is no note (1/true/yes/on, 0/false/no/off, empty).'),
+    before: query(
+      'before',
+      'A page of the newest messages below this seq, from anywhere in the ring (400 if malformed).',
+      SEQ,
+    ),
+    after: query('after', 'Export only the lines after this seq, byte for byte (400 if malformed).', SEQ),
+    rooms: query(
+      'rooms',
+      'Comma-separated <room>, <room>:<since> or <room>:<since>:<generation> (at most the watch limit of /config).',
+      CURSORS,
+      true,
+    ),
+    watchWait: query('wait', 'Seconds to wait for something new (default: the ceiling; 0 answers at once).'),
+    streamSince: query(
+      'since',
+      'Start after this seq instead of at the newest message (400 if malformed).',
+      SEQ,
+    ),
+    idempotency_key: query(
+      'idempotency_key',
+      'Makes a retry safe: the same key and content answer like the first write.',
+      IDEMPOTENCY_KEY,
+    ),
+    idempotencyKey: header(
+      'Idempotency-Key',
+      'Makes a retry safe (may be a quoted structured-field string).',
+      IDEMPOTENCY_KEY,
+    ),
+    lastEventId: header(
+      'Last-Event-ID',
+      'Resume a stream after this event id (a cursor; EventSource sends it).',
+      CURSORS,
+    ),
   },
   requestBodies: {
     MessageBody: JSON_BODY({

@@ -38,6 +38,10 @@ function okContent(kind: ReplyKind): object {
         'application/json': { schema: { type: 'object' } },
         'text/event-stream': { schema: { type: 'string' } },
       };
+    case 'watch':
+      return { ...TEXT, ...json('WatchReply') };
+    case 'sse':
+      return { 'text/event-stream': { schema: { $ref: '#/components/schemas/EventStream' } } };
   }
 }
 
@@ -54,6 +58,13 @@ function operation(route: RouteSpec, method: 'get' | 'post', detail: OperationDe
   const ok: Record<string, unknown> = { description: 'OK', content: okContent(detail?.ok ?? 'text') };
   if (detail?.ok === 'export')
     ok.headers = { 'X-Room-Generation': { schema: { type: 'integer', minimum: 0 } } };
+  if (detail?.query?.includes('idempotencyKey'))
+    ok.headers = {
+      'Idempotent-Replayed': {
+        description: 'true when this answers a retry of an earlier write with the same idempotency key.',
+        schema: { type: 'string', enum: ['true'] },
+      },
+    };
   const responses: Record<string, unknown> = { '200': ok };
   for (const status of detail?.errors ?? []) responses[String(status)] = errorResponse(status);
   if (detail?.optional)

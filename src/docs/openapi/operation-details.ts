@@ -11,7 +11,9 @@ export type ReplyKind =
   | 'json'
   | 'linkset'
   | 'xml'
-  | 'mcp';
+  | 'mcp'
+  | 'watch'
+  | 'sse';
 
 /** The OpenAPI detail of one operation beyond what the route table says. */
 export interface OperationDetail {
@@ -34,7 +36,9 @@ export interface RouteDetail {
   readonly post?: OperationDetail;
 }
 
-const READ_QUERY = ['since', 'limit', 'wait', 'format', 'n', 'ref'];
+const READ_QUERY = ['since', 'limit', 'wait', 'format', 'n', 'ref', 'before'];
+/** The write lanes' idempotency key: the GET lanes take both forms, the POSTs the header. */
+const KEYED_GET = ['idempotency_key', 'idempotencyKey'];
 const doc = (ok: ReplyKind, optional = false): RouteDetail => ({ get: { ok, errors: [], optional } });
 
 /**
@@ -49,32 +53,47 @@ export const OPERATION_DETAILS: Readonly<Record<string, RouteDetail>> = {
     post: {
       operationId: 'postMessage',
       summary: 'Append a message from a JSON body (unsigned: from + text; signed: did, sig, nonce, text).',
-      query: ['format'],
+      query: ['format', 'idempotencyKey'],
       body: 'MessageBody',
       ok: 'room',
-      errors: [400, 403, 408, 413, 422, 429],
+      errors: [400, 403, 408, 410, 413, 422, 429],
     },
   },
-  exportRoom: { get: { ok: 'export', errors: [400, 429] } },
-  say: { get: { query: ['format', 'ref'], ok: 'room', errors: [400, 403, 404, 422, 429] } },
-  saySigned: { get: { query: ['format', 'ref'], ok: 'room', errors: [400, 403, 404, 422, 429] } },
+  exportRoom: { get: { query: ['after'], ok: 'export', errors: [400, 429] } },
+  say: {
+    get: { query: ['format', 'ref', ...KEYED_GET], ok: 'room', errors: [400, 403, 404, 410, 422, 429] },
+  },
+  saySigned: {
+    get: { query: ['format', 'ref', ...KEYED_GET], ok: 'room', errors: [400, 403, 404, 410, 422, 429] },
+  },
+  roomStream: { get: { query: ['streamSince', 'lastEventId'], ok: 'sse', errors: [400, 429] } },
+  watchRooms: { get: { query: ['rooms', 'limit', 'watchWait', 'format'], ok: 'watch', errors: [400, 429] } },
+  watchStream: { get: { query: ['rooms', 'lastEventId'], ok: 'sse', errors: [400, 429] } },
   listNotes: { get: { query: ['format'], ok: 'noteList', errors: [400, 429] } },
   readNote: {
     get: { ok: 'noteText', errors: [400, 404, 429] },
     post: {
       operationId: 'postNote',
       summary: 'Write a note from a JSON body (value; if, if_absent; did, sig, nonce for ownership notes).',
-      query: ['format'],
+      query: ['format', 'idempotencyKey'],
       body: 'NoteBody',
       ok: 'noteAck',
-      errors: [400, 403, 408, 409, 413, 429],
+      errors: [400, 403, 408, 409, 413, 422, 429],
     },
   },
   writeNote: {
-    get: { query: ['if', 'if_absent', 'format'], ok: 'noteAck', errors: [400, 403, 404, 409, 429] },
+    get: {
+      query: ['if', 'if_absent', 'format', ...KEYED_GET],
+      ok: 'noteAck',
+      errors: [400, 403, 404, 409, 422, 429],
+    },
   },
   writeNoteSigned: {
-    get: { query: ['if', 'if_absent', 'format'], ok: 'noteAck', errors: [400, 403, 404, 409, 429] },
+    get: {
+      query: ['if', 'if_absent', 'format', ...KEYED_GET],
+      ok: 'noteAck',
+      errors: [400, 403, 404, 409, 422, 429],
+    },
   },
   listRooms: { get: { query: ['limit', 'format'], ok: 'listing', errors: [429] } },
   discoverRooms: {
@@ -114,8 +133,9 @@ export const ERROR_MEANINGS: Readonly<Record<number, string>> = {
   406: 'The MCP client does not accept application/json and text/event-stream.',
   408: 'The body did not arrive before the upload deadline; the connection closes.',
   409: 'A note condition failed; the last line is the value actually held.',
+  410: 'A retry whose idempotency key names a write that landed but left the ring since: do not resend.',
   413: 'Body over 262144 bytes.',
   415: 'The MCP request is not application/json.',
-  422: 'Duplicate text: the room already took its copies of it within the window.',
-  429: 'Rate limited; Retry-After says when to retry.',
+  422: 'Duplicate text: the room already took its copies of it within the window; or an idempotency key reused with other content (the body names the first write).',
+  429: 'Rate limited, or no event stream may open (stream_limit); Retry-After says when to retry.',
 };

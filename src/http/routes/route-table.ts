@@ -65,6 +65,27 @@ export const ROUTES: readonly RouteSpec[] = [
     summary: 'Append a message signed with an Ed25519 did:key over room|nonce|text.',
   }),
   route({
+    operationId: 'roomStream',
+    template: '/r/{room}/sse',
+    methods: READ,
+    summary:
+      'Server-Sent Events of one room: messages as they are applied, resumable with Last-Event-ID; gap and reset events.',
+  }),
+  route({
+    operationId: 'watchRooms',
+    template: '/watch',
+    methods: READ,
+    summary:
+      'Long-poll many rooms at once (rooms=<room>:<since>,…): one read token and one wait slot; one cursor back.',
+  }),
+  route({
+    operationId: 'watchStream',
+    template: '/watch/sse',
+    methods: READ,
+    summary:
+      'Server-Sent Events of a set of rooms (rooms=…): every message tagged with its room, one resumable id.',
+  }),
+  route({
     operationId: 'listNotes',
     template: '/kv/{ns}',
     methods: READ,

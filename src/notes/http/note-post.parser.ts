@@ -14,12 +14,12 @@ export type NotePost =
  * on the signed lane `sig` and `nonce` too (trimmed, a JSON number nonce refused). The conditions are
  * passed on as sent: the signed lane reads them after verifying the signature.
  */
-export function parseNotePost(body: JsonObject, ns: string, key: string): NotePost {
+export function parseNotePost(body: JsonObject, ns: string, key: string, idempotencyKey?: string): NotePost {
   const value = sweptNoteValue(stringField(body, 'value'));
   const did = trimmedStringField(body, 'did');
   const conditions = { if: body.if, if_absent: body.if_absent };
-  if (did === '') return { lane: 'unsigned', command: { ns, key, value, conditions } };
+  if (did === '') return { lane: 'unsigned', command: { ns, key, value, conditions, idempotencyKey } };
   const sig = trimmedStringField(body, 'sig');
   const nonce = trimmedStringField(body, 'nonce');
-  return { lane: 'signed', command: { ns, key, value, did, sig, nonce, conditions } };
+  return { lane: 'signed', command: { ns, key, value, did, sig, nonce, conditions, idempotencyKey } };
 }

@@ -2,6 +2,7 @@ import { Controller, Get, Param, Post, Req, Res } from '@nestjs/common';
 import { FastifyReply, FastifyRequest } from 'fastify';
 import { RateBucket } from '../../access/rate-bucket.decorator';
 import { readJsonBody } from '../../http/body/body-reader';
+import { markReplayed } from '../../http/idempotent-replay';
 import { NotesPresenter } from './notes.presenter';
 import { Query } from '../../http/url/query-parser';
 import { freeFormSegment } from '../../http/url/free-form-segment';
@@ -11,6 +12,7 @@ import { NoteReadService } from '../note-read.service';
 import { NoteWriteAck } from '../note-write.service';
 import { SignedNoteLaneService } from '../signed-note-lane.service';
 import { parseNotePost } from './note-post.parser';
+import { parseIdempotencyKey } from '../../write/idempotency/idempotency-key';
 
 type Params = Record<string, string>;
 type SetParams = { readonly ns: string; readonly key: string; readonly '*': string };
@@ -53,7 +55,7 @@ export class NotesController {
     @Req() req: FastifyRequest,
     @Res() res: FastifyReply,
   ): Promise<void> {
-    const post = parseNotePost(await readJsonBody(req, res), ns, key);
+    const post = parseNotePost(await readJsonBody(req, res), ns, key, idempotencyKeyOf(req));
     const ack =
       post.lane === 'signed' ? await this.signed.post(post.command) : await this.lanes.post(post.command);
     this.written(req, res, ack);
@@ -66,7 +68,14 @@ export class NotesController {
     @Req() req: FastifyRequest,
     @Res() res: FastifyReply,
   ): Promise<void> {
-    const command = { ns, key, rawValue: freeFormSegment(value), conditions: conditionFields(req) };
+    const idempotencyKey = idempotencyKeyOf(req);
+    const command = {
+      ns,
+      key,
+      rawValue: freeFormSegment(value),
+      conditions: conditionFields(req),
+      idempotencyKey,
+    };
     this.written(req, res, await this.lanes.set(command));
   }
 
@@ -78,13 +87,20 @@ export class NotesController {
     @Res() res: FastifyReply,
   ): Promise<void> {
     const rawValue = freeFormSegment(value);
-    const command = { ns, key, did, sig, nonce, rawValue, conditions: conditionFields(req) };
+    const idempotencyKey = idempotencyKeyOf(req);
+    const command = { ns, key, did, sig, nonce, rawValue, conditions: conditionFields(req), idempotencyKey };
     this.written(req, res, await this.signed.setSigned(command));
   }
 
   private written(req: FastifyRequest, res: FastifyReply, ack: NoteWriteAck): void {
+    if (ack.replayed) markReplayed(res);
     this.presenter.written(res, ack, isJson(req));
   }
+}
+
+/** The Idempotency-Key header or the idempotency_key parameter (issue 28); a malformed one is a 400. */
+function idempotencyKeyOf(req: FastifyRequest): string | undefined {
+  return parseIdempotencyKey(req.headers['idempotency-key'], (req.query as Query).idempotency_key);
 }
 
 /** `?if=` and `?if_absent=` as sent; the lanes parse them after their gate. */

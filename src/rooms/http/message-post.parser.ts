@@ -12,11 +12,20 @@ export type MessagePost =
  * strings when present (400), then on the signed lane `sig` and `nonce` (trimmed, a JSON number
  * nonce refused). The unsigned lane's `from` is passed on as sent: it is checked after the gate.
  */
-export function parseMessagePost(body: JsonObject, client: string, room: string): MessagePost {
+export function parseMessagePost(body: JsonObject, request: PostTarget): MessagePost {
+  const { client, room, idempotencyKey } = request;
   const did = trimmedStringField(body, 'did');
   const rawText = stringField(body, 'text');
-  if (did === '') return { lane: 'unsigned', command: { client, room, from: body.from, rawText } };
+  if (did === '')
+    return { lane: 'unsigned', command: { client, room, from: body.from, rawText, idempotencyKey } };
   const sig = trimmedStringField(body, 'sig');
   const nonce = trimmedStringField(body, 'nonce');
-  return { lane: 'signed', command: { client, room, did, sig, nonce, rawText } };
+  return { lane: 'signed', command: { client, room, did, sig, nonce, rawText, idempotencyKey } };
+}
+
+/** Who posts where: the client the budgets are charged to, the room, the idempotency key if any. */
+export interface PostTarget {
+  readonly client: string;
+  readonly room: string;
+  readonly idempotencyKey?: string;
 }

@@ -12,6 +12,7 @@ export function renderRoomJson(view: RoomView, posted?: string): string {
     `"first_seq":${view.firstSeq === null ? 'null' : view.firstSeq},"last_seq":${view.lastSeq},` +
     `"generation":${view.generation},"messages":[${messages}]`;
   if (view.waitHeld !== undefined) json += `,"wait_held":${view.waitHeld}`;
+  if (view.nextBefore !== undefined) json += `,"next_before":${view.nextBefore}`;
   if (posted !== undefined) json += `,"posted":${posted}`;
   return `${json}}\n`;
 }

@@ -8,6 +8,8 @@ export interface RoomReadQuery {
   /** Seconds, clamped to the ceiling; 0 = no wait (also when there is no cursor). */
   readonly wait: number;
   readonly json: boolean;
+  /** `before=` as sent (a page of older messages; parsed after the room name, 400 if malformed). */
+  readonly before: string | undefined;
 }
 
 /** `limit` as the reference reads it: a non-negative integer survives, else 50; clamped to 1..200. */
@@ -33,5 +35,6 @@ export function parseRoomQuery(query: Query, maxWait: number): RoomReadQuery {
     limit: parseLimit(query.limit),
     wait: since === null ? 0 : parseWait(query.wait, maxWait),
     json: query.format === 'json',
+    before: query.before,
   };
 }

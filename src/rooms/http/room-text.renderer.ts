@@ -7,7 +7,7 @@ import { linesToUtf8 } from './lines-to-utf8';
 import { formatG } from '../../common/py-compat/py-format';
 
 /** `<who>`: a verified-looking did:key as `z6Mk…abcd`, anything else as `~nick` (contract §7.4). */
-function who(from: string): string {
+export function who(from: string): string {
   return isDidKey(from) ? abbreviateDid(from) : `~${from}`;
 }
 
@@ -48,6 +48,7 @@ function roomTextLines(view: RoomView, footers: readonly string[]): string[] {
   if (view.records.length === 0) lines.push('(no new messages)');
   else for (const record of view.records) lines.push(messageLine(record));
   lines.push('', `next: /r/${view.room}?since=${view.lastSeq}`, `say:  ${sayTemplate(view.room)}`);
+  if (view.nextBefore != null) lines.push(`older: /r/${view.room}?before=${view.nextBefore}`);
   if (view.waitHeld === false) lines.push(waitNotHeldLine(view.waitSeconds ?? 0, view.waitCause ?? ''));
   lines.push(...footers);
   return lines;

@@ -39,7 +39,8 @@ export class RoomPresenter {
    * room's version).
    */
   cachedRead(reply: FastifyReply, room: string, query: RoomReadQuery, view: () => RoomView): void {
-    const variant = `${query.json ? 'j' : 't'}|${query.limit}|${query.since ?? ''}`;
+    const base = `${query.json ? 'j' : 't'}|${query.limit}|${query.since ?? ''}`;
+    const variant = query.before === undefined ? base : `${base}|b${query.before}`;
     const version = this.rooms.version(room);
     const cacheable = !hasClass(room, 'e');
     let body: Buffer | CompressedBody | undefined = cacheable

@@ -6,6 +6,7 @@ import { APP_CONFIG } from '../../config/config.tokens';
 import { readJsonBody } from '../../http/body/body-reader';
 import { clientGoneSignal } from '../../http/client-gone';
 import { clientOf } from '../../http/client-identity';
+import { markReplayed } from '../../http/idempotent-replay';
 import { RoomPresenter } from './room.presenter';
 import { Query } from '../../http/url/query-parser';
 import { freeFormSegment } from '../../http/url/free-form-segment';
@@ -16,6 +17,7 @@ import { parseMessagePost } from './message-post.parser';
 import { parseRoomQuery } from './room-query';
 import { RoomReadService } from '../room-read.service';
 import { AppendedMessage } from '../room-write.service';
+import { parseIdempotencyKey } from '../../write/idempotency/idempotency-key';
 
 type Params = Record<string, string>;
 type SayParams = { readonly room: string; readonly nick: string; readonly '*': string };
@@ -50,6 +52,12 @@ export class RoomsController {
   async read(@Req() req: FastifyRequest, @Res() res: FastifyReply): Promise<void> {
     const query = parseRoomQuery(req.query as Query, this.config.maxWait);
     const { room } = req.params as Params;
+    if (query.before !== undefined) {
+      const before = query.before;
+      return this.presenter.cachedRead(res, room, query, () =>
+        this.reader.page(room, before, query.since, query.limit),
+      );
+    }
     if (query.wait === 0) {
       return this.presenter.cachedRead(res, room, query, () =>
         this.reader.plain(room, query.since, query.limit),
@@ -64,7 +72,12 @@ export class RoomsController {
   @RateBucket('write')
   async post(@Req() req: FastifyRequest, @Res() res: FastifyReply): Promise<void> {
     const { room } = req.params as Params;
-    const post = parseMessagePost(await readJsonBody(req, res), clientOf(req), room);
+    const body = await readJsonBody(req, res);
+    const post = parseMessagePost(body, {
+      client: clientOf(req),
+      room,
+      idempotencyKey: idempotencyKeyOf(req),
+    });
     const appended =
       post.lane === 'signed' ? await this.signed.write(post.command) : await this.lanes.post(post.command);
     this.written(res, req, appended);
@@ -72,15 +85,16 @@ export class RoomsController {
 
   @Get(':room/export')
   @RateBucket('read')
-  export(@Param('room') room: string, @Res() res: FastifyReply): void {
-    this.presenter.export(res, this.exporter.open(room));
+  export(@Param('room') room: string, @Req() req: FastifyRequest, @Res() res: FastifyReply): void {
+    this.presenter.export(res, this.exporter.open(room, (req.query as Query).after));
   }
 
   @Get(':room/say/:nick/*')
   @RateBucket('write')
   async say(@Req() req: FastifyRequest, @Res() res: FastifyReply): Promise<void> {
     const { room, nick, '*': text } = req.params as SayParams;
-    const command = { client: clientOf(req), room, nick, rawText: freeFormSegment(text) };
+    const idempotencyKey = idempotencyKeyOf(req);
+    const command = { client: clientOf(req), room, nick, rawText: freeFormSegment(text), idempotencyKey };
     this.written(res, req, await this.lanes.say(command));
   }
 
@@ -88,13 +102,28 @@ export class RoomsController {
   @RateBucket('write')
   async saySigned(@Req() req: FastifyRequest, @Res() res: FastifyReply): Promise<void> {
     const { room, did, sig, nonce, '*': text } = req.params as SaySignedParams;
-    const command = { client: clientOf(req), room, did, sig, nonce, rawText: freeFormSegment(text) };
+    const rawText = freeFormSegment(text);
+    const command = {
+      client: clientOf(req),
+      room,
+      did,
+      sig,
+      nonce,
+      rawText,
+      idempotencyKey: idempotencyKeyOf(req),
+    };
     this.written(res, req, await this.signed.write(command));
   }
 
   private written(res: FastifyReply, req: FastifyRequest, appended: AppendedMessage): void {
     const json = (req.query as Query).format === 'json';
     const { room, record } = appended;
+    if (appended.replayed) markReplayed(res);
     this.presenter.written(res, room, () => this.reader.afterWrite(room), record, json);
   }
+}
+
+/** The Idempotency-Key header or the idempotency_key parameter (issue 28); a malformed one is a 400. */
+function idempotencyKeyOf(req: FastifyRequest): string | undefined {
+  return parseIdempotencyKey(req.headers['idempotency-key'], (req.query as Query).idempotency_key);
 }

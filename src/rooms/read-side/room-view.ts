@@ -14,4 +14,9 @@ export interface RoomView {
   readonly waitSeconds?: number;
   /** Why no long-poll slot was free (used by the "not held" note). */
   readonly waitCause?: string;
+  /**
+   * Set only on a `before=` page: the `before` of the next older page (its first seq), or null when
+   * the ring holds nothing older. Ordinary reads leave it unset, so their bytes never change.
+   */
+  readonly nextBefore?: number | null;
 }

@@ -8,11 +8,17 @@ import { TestApp } from '../../support/test-app';
  * end up with each projection once, in the declared order, and the ring files as the checkpoint files.
  */
 describe('the service registers every feature read model', () => {
-  it('applies rooms, then notes, then the listing that reads the rooms metadata', async () => {
+  it('applies rooms (and its message keys), then notes (and its note keys), then the listing', async () => {
     const app = await TestApp.start();
     try {
       const projections = app.app.get<Projection[]>(PROJECTIONS, { strict: false });
-      expect(projections.map((p) => p.name)).toEqual(['rooms', 'notes', 'listing']);
+      expect(projections.map((p) => p.name)).toEqual([
+        'rooms',
+        'message-keys',
+        'notes',
+        'note-keys',
+        'listing',
+      ]);
       expect(app.get(ProjectionRegistry).checkpointFiles).toBe(app.get(RingFileStore));
     } finally {
       await app.close();

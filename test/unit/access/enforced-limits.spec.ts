@@ -10,6 +10,11 @@ describe('enforced limits', () => {
       max_wait: 10,
       max_waiters_total: 64,
       max_waiters_per_ip: 4,
+      // issue 28's additions (not in the contract): the watch and stream caps
+      watch_max_rooms: 64,
+      max_streams_total: 2048,
+      max_streams_per_ip: 8,
+      stream_buffer_kb: 256,
       dupe_filter_seconds: 60,
       dupe_min_length: 16,
       dupe_max_copies: 5,
