@@ -10,10 +10,33 @@ import { Projection } from './projection';
 export class RecoveryError extends Error {}
 
 /**
+ * Why a start would refuse the ring files a checkpoint names: each file must hold at least the length
+ * the checkpoint recorded (-1: missing). Shared with `npm run verify`, which reports what a start
+ * would refuse.
+ */
+export function ringFileShortfalls(
+  files: Readonly<Record<string, number>>,
+  sizeOf: (file: string) => number,
+): string[] {
+  const short: string[] = [];
+  for (const [file, length] of Object.entries(files)) {
+    const size = sizeOf(file);
+    if (size < length) {
+      short.push(
+        size < 0
+          ? `ring file ${file} is missing, the checkpoint needs ${length} bytes of it`
+          : `ring file ${file} holds ${size} bytes, the checkpoint needs ${length}`,
+      );
+    }
+  }
+  return short;
+}
+
+/**
  * Start-up recovery of the read models: load the newest intact checkpoint, cut every ring file it
  * names back to the length it recorded (bytes past it were written after the checkpoint and will be
  * written again by replay), and delete ring files no kept checkpoint names. Returns the log offset
- * replay starts from.
+ * replay starts from. Every refusal comes before the first change to any file.
  */
 @Injectable()
 export class CheckpointRecovery {
@@ -46,16 +69,14 @@ export class CheckpointRecovery {
           `records a checkpoint already covered; restore the log from backup`,
       );
     }
+    // Every check before the first change: a refused start leaves every file as it found it.
+    const short = ringFileShortfalls(newest?.files ?? {}, (file) => this.files.size(file));
+    if (short.length > 0) throw new RecoveryError(`${short.join('; ')} (checkpoint at ${from})`);
+    this.setDamagedAside(newest?.offset ?? -1);
     const trusted = new Set(this.checkpoints.headers().flatMap((header) => Object.keys(header.files)));
-    for (const [file, length] of Object.entries(newest?.files ?? {})) {
-      const size = this.files.size(file);
-      if (size < length) {
-        throw new RecoveryError(
-          `ring file ${file} holds ${size} bytes, the checkpoint at ${from} needs ${length}`,
-        );
-      }
-      this.files.truncate(file, length);
-    }
+    // Bytes past a checkpointed length come from records after `from`, which the log holds (checked
+    // above): replay writes them again, so cutting them loses nothing.
+    for (const [file, length] of Object.entries(newest?.files ?? {})) this.files.truncate(file, length);
     for (const file of this.files.list()) if (!trusted.has(file)) this.files.delete(file);
     for (const projection of projections) {
       if (newest && newest.projections[projection.name] !== undefined) {
@@ -66,5 +87,20 @@ export class CheckpointRecovery {
       newest ? `restored checkpoint at offset ${from}` : 'no checkpoint: replaying the whole log',
     );
     return from;
+  }
+
+  /**
+   * Checkpoints newer than the one restored failed their seal: renamed to `<name>.damaged` (kept for
+   * the operator, never deleted) so retention neither counts them as kept nor trusts the ring files
+   * their header names. They hold only derived state: replay from the older checkpoint rebuilds it.
+   */
+  private setDamagedAside(restored: number): void {
+    for (const offset of this.checkpoints.offsets()) {
+      if (offset <= restored) break;
+      const aside = this.checkpoints.setAside(offset);
+      this.logger.warn(
+        `checkpoint at offset ${offset} is damaged: kept as ${aside}, replaying from ${restored}`,
+      );
+    }
   }
 }

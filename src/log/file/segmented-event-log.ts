@@ -44,8 +44,9 @@ interface OpenState {
  * FsyncPolicy). Records become visible to `read` and to subscribers only once committed, in offset
  * order; subscribers run synchronously right after each commit, before the covered appends resolve.
  *
- * Crash behaviour: on open the newest segment is cut back to its last valid frame, so a torn write
- * disappears and offsets continue right after the surviving prefix. Under `always` every acknowledged
+ * Crash behaviour: on open a torn tail of the newest segment is cut back to its last valid frame, so a
+ * torn write disappears and offsets continue right after the surviving prefix; damage with valid
+ * frames after it refuses the open and changes nothing (segment-recovery.ts). Under `always` every acknowledged
  * record survives a machine crash; a record whose append was never acknowledged may or may not.
  */
 export class SegmentedEventLog implements EventLog {

@@ -1,12 +1,12 @@
 import { spawnSync } from 'node:child_process';
-import { cpSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { encodeFrame } from '../../../src/log/file/frame';
 import { signingKeyFromSeed } from '../../../src/identity/signing-key';
 import { checkpointedRingLengths } from '../../../src/tools/verify/checkpoint-audit';
 import { verifyDataDir } from '../../../src/tools/verify/verify-data-dir';
 import { formatFinding } from '../../../src/tools/verify/finding';
-import { makeTempDir } from '../../support/temp-dir';
+import { directoryCopier, makeTempDir } from '../../support/temp-dir';
 import { ServiceProcess } from '../../support/service-process';
 import { TestApp } from '../../support/test-app';
 
@@ -45,12 +45,7 @@ async function problems(root: string): Promise<string[]> {
 describe('the audit verifier', () => {
   const dir = makeTempDir('agent-chat-verify');
   let source: string;
-  let copies = 0;
-  const copy = (): string => {
-    const target = join(dir.path, `copy-${copies++}`);
-    cpSync(source, target, { recursive: true });
-    return target;
-  };
+  const copy = directoryCopier(dir.path, () => source);
 
   beforeAll(async () => {
     const app = await TestApp.start({ logRetention: 'keep', checkpointEvents: 20 });
