@@ -9,27 +9,45 @@ import { Projection } from './projection';
 /** The data directory does not hold a state this build can recover to. */
 export class RecoveryError extends Error {}
 
+/** What start-up recovery checks against the newest intact checkpoint (null: none). */
+export interface RecoveryInputs {
+  readonly checkpoint: { readonly offset: number; readonly files: Readonly<Record<string, number>> } | null;
+  readonly logFirstOffset: number;
+  readonly logHead: number;
+  /** A ring file's length in bytes, -1 when it is missing. */
+  readonly sizeOf: (file: string) => number;
+}
+
 /**
- * Why a start would refuse the ring files a checkpoint names: each file must hold at least the length
- * the checkpoint recorded (-1: missing). Shared with `npm run verify`, which reports what a start
- * would refuse.
+ * Why a start would refuse to recover (empty: it recovers). One function for the service, which
+ * refuses on the first reason before changing any file, and for `npm run verify`, which reports every
+ * reason, so the verifier never calls OK a directory a start refuses (issue 24 item 3).
  */
-export function ringFileShortfalls(
-  files: Readonly<Record<string, number>>,
-  sizeOf: (file: string) => number,
-): string[] {
-  const short: string[] = [];
-  for (const [file, length] of Object.entries(files)) {
-    const size = sizeOf(file);
-    if (size < length) {
-      short.push(
-        size < 0
-          ? `ring file ${file} is missing, the checkpoint needs ${length} bytes of it`
-          : `ring file ${file} holds ${size} bytes, the checkpoint needs ${length}`,
-      );
-    }
+export function recoveryRefusals(inputs: RecoveryInputs): string[] {
+  const from = inputs.checkpoint?.offset ?? 0;
+  if (inputs.logFirstOffset > from) {
+    return [
+      `the log starts at offset ${inputs.logFirstOffset} but the newest usable checkpoint is at ${from}: ` +
+        `restore the missing checkpoint or log segments from backup`,
+    ];
   }
-  return short;
+  if (inputs.logHead < from) {
+    return [
+      `the checkpoint at offset ${from} is ahead of the log (head ${inputs.logHead}): the log lost ` +
+        `records a checkpoint already covered; restore the log from backup`,
+    ];
+  }
+  const refusals: string[] = [];
+  for (const [file, length] of Object.entries(inputs.checkpoint?.files ?? {})) {
+    const size = inputs.sizeOf(file);
+    if (size >= length) continue;
+    refusals.push(
+      size < 0
+        ? `ring file ${file} is missing, the checkpoint at ${from} needs ${length} bytes of it`
+        : `ring file ${file} holds ${size} bytes, the checkpoint at ${from} needs ${length}`,
+    );
+  }
+  return refusals;
 }
 
 /**
@@ -57,21 +75,14 @@ export class CheckpointRecovery {
     this.checkpoints.removeTemporaries();
     const newest = await this.checkpoints.newestIntact();
     const from = newest?.offset ?? 0;
-    if (this.log.firstOffset() > from) {
-      throw new RecoveryError(
-        `the log starts at offset ${this.log.firstOffset()} but the newest usable checkpoint is at ${from}: ` +
-          `restore the missing checkpoint or log segments from backup`,
-      );
-    }
-    if (this.log.committedHead() < from) {
-      throw new RecoveryError(
-        `the checkpoint at offset ${from} is ahead of the log (head ${this.log.committedHead()}): the log lost ` +
-          `records a checkpoint already covered; restore the log from backup`,
-      );
-    }
     // Every check before the first change: a refused start leaves every file as it found it.
-    const short = ringFileShortfalls(newest?.files ?? {}, (file) => this.files.size(file));
-    if (short.length > 0) throw new RecoveryError(`${short.join('; ')} (checkpoint at ${from})`);
+    const refusals = recoveryRefusals({
+      checkpoint: newest,
+      logFirstOffset: this.log.firstOffset(),
+      logHead: this.log.committedHead(),
+      sizeOf: (file) => this.files.size(file),
+    });
+    if (refusals.length > 0) throw new RecoveryError(refusals.join('; '));
     this.setDamagedAside(newest?.offset ?? -1);
     const trusted = new Set(this.checkpoints.headers().flatMap((header) => Object.keys(header.files)));
     // Bytes past a checkpointed length come from records after `from`, which the log holds (checked

@@ -12,7 +12,8 @@ import { LogSink } from './log-sink';
  * damage in them is reported by `read` as LogCorruptedError.
  *
  * The rule (issue 24): a torn tail, damage with no valid frame anywhere after it, is a write that
- * never completed; it is cut (the longest valid prefix kept, the cut fdatasync'ed) with a warning.
+ * never completed; it is cut with a warning, back to the end of the last whole batch (an append whose
+ * last frame is missing was never acknowledged: FORMAT.md, Batches), and the cut is fdatasync'ed.
  * Damage followed by a valid frame is not a torn tail: the frames after it were written, and may have
  * been acknowledged, so nothing is cut and opening fails with LogCorruptedError naming the file, the
  * byte and the offset, the file left byte for byte as it was. `npm run salvage` is the way out.
@@ -32,14 +33,21 @@ export async function recoverNewestSegment(args: {
     let records = 0;
     let validBytes = 0;
     let damage = '';
+    // The end of the last whole batch: the frames of an append after it, without its last frame, are
+    // an append that never completed (it is acknowledged only once all its frames are written).
+    let batchRecords = 0;
+    let batchBytes = 0;
     for await (const item of scanSegment(handle)) {
       if (item.kind === 'record') {
         records += 1;
         validBytes = item.position + item.frameBytes;
+        if (!item.continues) [batchRecords, batchBytes] = [records, validBytes];
       } else if (item.kind === 'damaged') {
         damage = item.reason;
       }
     }
+    if (batchBytes < validBytes)
+      damage = `an append of ${records - batchRecords} records ends early; ${damage}`;
     if (validBytes < size) {
       const resumes = await firstValidFrameAfter(handle, validBytes);
       if (resumes !== null) {
@@ -53,15 +61,21 @@ export async function recoverNewestSegment(args: {
         );
       }
     }
-    if (validBytes < size && !args.readOnly) {
+    if (batchBytes < size && !args.readOnly) {
       args.logger.warn(
-        `event log recovery: ${args.path} holds ${records} valid records in ${validBytes} bytes; ` +
-          `dropping ${size - validBytes} trailing bytes (${damage})`,
+        `event log recovery: ${args.path} holds ${batchRecords} valid records in ${batchBytes} bytes; ` +
+          `dropping ${size - batchBytes} trailing bytes (${damage || 'the end of the file'})`,
       );
-      await handle.truncate(validBytes);
+      await handle.truncate(batchBytes);
       await handle.datasync();
     }
-    return Segment.adopt({ dir: args.dir, base: args.base, handle, bytes: validBytes, records });
+    return Segment.adopt({
+      dir: args.dir,
+      base: args.base,
+      handle,
+      bytes: batchBytes,
+      records: batchRecords,
+    });
   } catch (error) {
     await handle.close().catch(() => undefined);
     throw error;

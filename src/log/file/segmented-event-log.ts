@@ -91,7 +91,9 @@ export class SegmentedEventLog implements EventLog {
     if (refused) return failed(refused, options);
     let frames: Buffer[];
     try {
-      frames = payloads.map(encodeFrame); // copies: the caller may reuse its buffers at once
+      // Copies (the caller may reuse its buffers at once), every frame but the last marked as continued:
+      // the append is one batch, and recovery and replay cut only between batches.
+      frames = payloads.map((payload, i) => encodeFrame(payload, i < payloads.length - 1));
     } catch (error) {
       return failed(error as Error, options); // a payload over the frame limit: a bug upstream
     }

@@ -4,6 +4,7 @@ import { Finding } from './finding';
 import { auditLog, logBytes } from './log-audit';
 import { auditRings } from './ring-audit';
 import { signedRecordFailure } from './signature-audit';
+import { auditStartup } from './startup-audit';
 
 export interface VerifyReport {
   readonly records: number;
@@ -16,7 +17,7 @@ export interface VerifyReport {
 
 /**
  * The audit verifier (`npm run verify -- <dir>`): log frames and offsets, signatures of signed
- * records, checkpoint seals, and ring files against a replay of the log. Read-only and lock-free, so
+ * records, checkpoint seals, what a start would refuse, and ring files against a replay of the log. Read-only and lock-free, so
  * it can run beside the service; it never stops at the first problem, so one run reports them all.
  */
 export async function verifyDataDir(root: string): Promise<VerifyReport> {
@@ -41,6 +42,7 @@ export async function verifyDataDir(root: string): Promise<VerifyReport> {
   findings.push(...log.findings);
   const checkpoints = await stage('checkpoints', findings, () => auditCheckpoints(root));
   findings.push(...(checkpoints?.findings ?? []));
+  findings.push(...((await stage('checkpoints', findings, () => auditStartup(root, log))) ?? []));
   let ringsCompared: number | null = null;
   // A damaged or undecodable log replays only up to the damage: comparing rings would repeat that.
   if (log.findings.length === 0 && !undecodable) {

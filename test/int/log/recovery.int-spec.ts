@@ -30,7 +30,7 @@ describe('recovery from real damage to the newest segment', () => {
     dir = makeTempDir('event-log-recovery');
     segment = segmentPath(dir.path, 0);
     const { log } = await open();
-    await log.append(payloads(...THREE));
+    for (const value of THREE) await log.append(payloads(value)); // three batches of one record
     await log.close();
     expect(statSync(segment).size).toBe(41);
   });
@@ -103,6 +103,14 @@ describe('recovery from real damage to the newest segment', () => {
     const log = new SegmentedEventLog({ dir: dir.path, logger: new RecordingSink() });
     await expect(log.open()).rejects.toThrow(/valid frame follows at byte 26/);
     expect(readFileSync(segment).equals(bytes)).toBe(true);
+  });
+
+  it('given an append whose last frame is torn, then its whole batch goes (it was never acknowledged)', async () => {
+    const { log } = await open();
+    await log.append(payloads('delta', 'echo', 'foxtrot')); // one batch: 13 + 12 + 15 bytes
+    await log.close();
+    truncateSync(segment, 41 + 13 + 12 + 4); // the batch's last frame is torn
+    await expectRecoveredTo(3, 41);
   });
 
   it('given an intact log, then open cuts nothing and warns nothing', async () => {
