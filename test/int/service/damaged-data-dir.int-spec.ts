@@ -11,6 +11,7 @@ import {
 } from 'node:fs';
 import { join, relative } from 'node:path';
 import { CheckpointStore } from '../../../src/projections/checkpoint-store';
+import { segmentFrames } from '../../support/segment-frames';
 import { startRefused } from '../../support/refused-start';
 import { directoryCopier, makeTempDir } from '../../support/temp-dir';
 import { TestApp } from '../../support/test-app';
@@ -40,10 +41,7 @@ function salvage(root: string, ...args: string[]): { code: number | null; stdout
 
 /** Byte positions of the frames of a segment. */
 function framePositions(path: string): number[] {
-  const bytes = readFileSync(path);
-  const positions: number[] = [];
-  for (let at = 0; at < bytes.length; at += 8 + bytes.readUInt32LE(at)) positions.push(at);
-  return positions;
+  return segmentFrames(path).map((frame) => frame.position);
 }
 
 /** Issue 24 item 1: a start never deletes or rewrites bytes that may hold acknowledged records. */

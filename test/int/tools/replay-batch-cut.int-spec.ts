@@ -6,6 +6,7 @@ import { SegmentedEventLog } from '../../../src/log/file/segmented-event-log';
 import { formatFinding } from '../../../src/tools/verify/finding';
 import { replay } from '../../../src/tools/replay';
 import { verifyDataDir } from '../../../src/tools/verify/verify-data-dir';
+import { segmentFrames } from '../../support/segment-frames';
 import { TestApp } from '../../support/test-app';
 
 const quiet = { log: () => undefined, warn: () => undefined };
@@ -74,10 +75,7 @@ describe('replay --until and batches', () => {
     for (const name of readdirSync(join(old, 'log'))) {
       const path = join(old, 'log', name);
       const bytes = readFileSync(path);
-      for (let at = 0; at < bytes.length; at += 8 + (bytes.readUInt32LE(at) & 0x7fffffff)) {
-        const payload = bytes.subarray(at + 8, at + 8 + (bytes.readUInt32LE(at) & 0x7fffffff));
-        encodeFrame(payload).copy(bytes, at);
-      }
+      for (const frame of segmentFrames(path)) encodeFrame(frame.payload).copy(bytes, frame.position);
       writeFileSync(path, bytes);
     }
     expect((await records(old)).every((record) => !record.continues)).toBe(true);

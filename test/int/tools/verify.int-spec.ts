@@ -3,9 +3,11 @@ import { readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from '
 import { join } from 'node:path';
 import { encodeFrame } from '../../../src/log/file/frame';
 import { signingKeyFromSeed } from '../../../src/identity/signing-key';
+import { CheckpointStore } from '../../../src/projections/checkpoint-store';
 import { checkpointedRingLengths } from '../../../src/tools/verify/checkpoint-audit';
 import { verifyDataDir } from '../../../src/tools/verify/verify-data-dir';
 import { formatFinding } from '../../../src/tools/verify/finding';
+import { segmentFrames } from '../../support/segment-frames';
 import { directoryCopier, makeTempDir } from '../../support/temp-dir';
 import { ServiceProcess } from '../../support/service-process';
 import { TestApp } from '../../support/test-app';
@@ -25,17 +27,7 @@ const rings = (root: string): string[] =>
     .sort()
     .map((name) => join(root, 'rooms', name));
 
-/** Each frame of a segment: its byte position and payload. */
-function frames(path: string): Array<{ position: number; payload: Buffer }> {
-  const bytes = readFileSync(path);
-  const out: Array<{ position: number; payload: Buffer }> = [];
-  for (let at = 0; at < bytes.length;) {
-    const length = bytes.readUInt32LE(at);
-    out.push({ position: at, payload: bytes.subarray(at + 8, at + 8 + length) });
-    at += 8 + length;
-  }
-  return out;
-}
+const frames = segmentFrames;
 
 async function problems(root: string): Promise<string[]> {
   return (await verifyDataDir(root)).findings.map(formatFinding);
@@ -135,9 +127,12 @@ describe('the audit verifier', () => {
     const checked = copy();
     const name = ring.slice(ring.lastIndexOf('/') + 1);
     const recorded = (await checkpointedRingLengths(checked)).get(name)!;
+    const [checkpointOffset] = new CheckpointStore(checked).offsets();
+    const checkpointName = `${String(checkpointOffset).padStart(20, '0')}.ckpt`;
     const below = bytes.lastIndexOf(0x0a, recorded - 2) + 1;
     truncateSync(join(checked, 'rooms', name), below);
     expect(await problems(checked)).toEqual([
+      `checkpoints/${checkpointName}: a start would refuse: ring file ${name} holds ${below} bytes, the checkpoint at ${checkpointOffset} needs ${recorded}`,
       expect.stringMatching(
         new RegExp(`^rooms/alpha\\.[^ ]+ byte ${below}: is ${below} bytes, but replaying`),
       ),
