@@ -46,8 +46,9 @@ export async function recoverNewestSegment(args: {
         damage = item.reason;
       }
     }
-    if (batchBytes < validBytes)
-      damage = `an append of ${records - batchRecords} records ends early; ${damage}`;
+    if (batchBytes < validBytes && damage === '') {
+      damage = `an append of ${records - batchRecords} records ends early`;
+    }
     if (validBytes < size) {
       const resumes = await firstValidFrameAfter(handle, validBytes);
       if (resumes !== null) {
@@ -64,7 +65,7 @@ export async function recoverNewestSegment(args: {
     if (batchBytes < size && !args.readOnly) {
       args.logger.warn(
         `event log recovery: ${args.path} holds ${batchRecords} valid records in ${batchBytes} bytes; ` +
-          `dropping ${size - batchBytes} trailing bytes (${damage || 'the end of the file'})`,
+          `dropping ${size - batchBytes} trailing bytes (${damage})`,
       );
       await handle.truncate(batchBytes);
       await handle.datasync();

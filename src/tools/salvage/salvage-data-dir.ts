@@ -1,5 +1,8 @@
 import {
   closeSync,
+  readdirSync,
+  statSync,
+  truncateSync,
   existsSync,
   fsyncSync,
   mkdirSync,
@@ -37,8 +40,9 @@ interface SegmentPlan {
  * `<dir>/salvage/<segment>.<byte>.damaged` (frames kept plus regions moved are every byte the segment
  * held: nothing is dropped). The damaged regions held records, so offsets after the first damage
  * shift down: later segments are renamed to keep offsets contiguous, and checkpoints past the first
- * damage (they count records in the old numbering) are moved to `<dir>/salvage/checkpoints/`; the
- * next start replays from an older checkpoint or from the log's start. Every file written is fsynced
+ * damage (they count records in the old numbering) are moved to `<dir>/salvage/checkpoints/`, ring
+ * files past what the remaining checkpoints record to `<dir>/salvage/rooms/`; the next start replays
+ * from an older checkpoint or from the log's start. Every file written is fsynced
  * before the one it replaces is renamed over, and each directory after its changes.
  */
 export async function salvageDataDir(root: string, dryRun: boolean): Promise<SalvageReport> {
@@ -95,7 +99,10 @@ export async function salvageDataDir(root: string, dryRun: boolean): Promise<Sal
       });
     }
   }
-  if (firstDamage !== null) moveLaterCheckpoints(root, firstDamage, act);
+  if (firstDamage !== null) {
+    moveLaterCheckpoints(root, firstDamage, act);
+    await setRingFilesAside(root, firstDamage, act);
+  }
   const damaged = plans.flatMap((plan) => plan.damaged);
   return {
     actions,
@@ -126,6 +133,66 @@ function moveLaterCheckpoints(
         syncDirectory(target);
       },
     );
+  }
+}
+
+/**
+ * Ring files hold lines numbered before salvage: those past what the newest remaining checkpoint
+ * records no longer match the log. The start would delete or cut them (a replay writes them again);
+ * salvage keeps their bytes instead: a file no remaining checkpoint names moves to `salvage/rooms/`,
+ * one the newest remaining checkpoint names is copied there whole, then cut to its recorded length.
+ */
+async function setRingFilesAside(
+  root: string,
+  firstDamage: number,
+  act: (line: string, change: () => void) => void,
+): Promise<void> {
+  const rooms = join(root, 'rooms');
+  if (!existsSync(rooms)) return;
+  const store = existsSync(join(root, 'checkpoints')) ? new CheckpointStore(root) : null;
+  const remaining = store?.headers().filter((header) => header.offset <= firstDamage) ?? [];
+  let newest: Readonly<Record<string, number>> = {};
+  for (const header of remaining) {
+    const checkpoint = await store!.read(header.offset);
+    if (checkpoint !== null) {
+      newest = checkpoint.files;
+      break;
+    }
+  }
+  const named = new Set(remaining.flatMap((header) => Object.keys(header.files)));
+  const target = join(root, 'salvage', 'rooms');
+  for (const name of readdirSync(rooms)
+    .filter((file) => file.endsWith('.jsonl'))
+    .sort()) {
+    const path = join(rooms, name);
+    const length = newest[name];
+    if (!named.has(name)) {
+      act(
+        `move rooms/${name} to salvage/rooms/: no remaining checkpoint names it (replay rebuilds it)`,
+        () => {
+          mkdirSync(target, { recursive: true });
+          renameSync(path, join(target, name));
+          syncDirectory(rooms);
+          syncDirectory(target);
+        },
+      );
+    } else if (length !== undefined && statSync(path).size > length) {
+      act(
+        `copy rooms/${name} to salvage/rooms/ and cut it to the ${length} bytes its checkpoint records`,
+        () => {
+          mkdirSync(target, { recursive: true });
+          writeDurably(join(target, name), [readFileSync(path)]);
+          syncDirectory(target);
+          truncateSync(path, length);
+          const fd = openSync(path, 'r+');
+          try {
+            fsyncSync(fd);
+          } finally {
+            closeSync(fd);
+          }
+        },
+      );
+    }
   }
 }
 

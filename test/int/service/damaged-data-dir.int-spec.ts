@@ -11,6 +11,7 @@ import {
 } from 'node:fs';
 import { join, relative } from 'node:path';
 import { CheckpointStore } from '../../../src/projections/checkpoint-store';
+import { verifyDataDir } from '../../../src/tools/verify/verify-data-dir';
 import { segmentFrames } from '../../support/segment-frames';
 import { startRefused } from '../../support/refused-start';
 import { directoryCopier, makeTempDir } from '../../support/temp-dir';
@@ -99,6 +100,8 @@ describe('a damaged data directory', () => {
       bytes.subarray(positions[victim], positions[victim + 1]),
     );
     expect(statSync(segment).size).toBe(bytes.length - (positions[victim + 1] - positions[victim]));
+
+    expect((await verifyDataDir(root)).findings).toEqual([]); // rings past the checkpoints kept aside
 
     // The salvaged directory starts, and the records after the damage are there.
     const app = await TestApp.start({ logRetention: 'keep' }, undefined, root);
