@@ -139,6 +139,20 @@ describe('the audit verifier', () => {
     ]);
   });
 
+  it('a missing ring file: damage when a checkpoint names it, accepted when none does (a start rebuilds it)', async () => {
+    const named = copy();
+    const ring = rings(named).find((path) => path.includes('alpha'))!;
+    rmSync(ring);
+    expect(await problems(named)).toEqual([
+      expect.stringMatching(/a start would refuse: ring file alpha\.[^ ]+ is missing/),
+      expect.stringMatching(/^rooms\/alpha\.[^ ]+: missing: replaying the log produces \d+ bytes$/),
+    ]);
+    const bare = copy();
+    rmSync(join(bare, 'checkpoints'), { recursive: true, force: true });
+    rmSync(rings(bare).find((path) => path.includes('alpha'))!);
+    expect(await problems(bare)).toEqual([]);
+  });
+
   it('a forged signed record with a valid frame checksum fails its signature', async () => {
     const root = copy();
     for (const segment of segments(root)) {
