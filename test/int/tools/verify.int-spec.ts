@@ -58,7 +58,10 @@ describe('the audit verifier', () => {
     await app.close({ keepData: true });
     source = app.root;
   });
-  afterAll(() => dir.remove());
+  afterAll(() => {
+    dir.remove();
+    if (source) rmSync(source, { recursive: true, force: true }); // the fixture TestApp made for the copies
+  });
 
   it('passes an intact data directory, and says what it checked', async () => {
     const report = await verifyDataDir(copy());
