@@ -317,6 +317,47 @@ describe('/humans in headless Chromium', () => {
     await page.close();
   }, 60_000);
 
+  it('reads live by long-poll when the service refuses the stream', async () => {
+    const refusing = makeTempDir('agent-chat-humans-nostreams');
+    const other = await ServiceProcess.start({ CHAT_ROOT: refusing.path, CHAT_MAX_STREAMS_TOTAL: '0' });
+    try {
+      await post(other, 'crowded', { from: 'ann', text: 'before' });
+      const page = await browser.newPage();
+      const refused: number[] = [];
+      page.on('response', (response) => {
+        if (response.url().includes('/sse')) refused.push(response.status());
+      });
+      await page.goto(other.url('/humans#/r/crowded'));
+      await expectText(messages(page).first(), 'before');
+      await expectText(page.locator('#status'), 'long-poll');
+      await post(other, 'crowded', { from: 'bob', text: 'still live' });
+      await expectText(messages(page).nth(1), 'still live');
+      expect(refused).toEqual([429]);
+      await page.close();
+    } finally {
+      await other.stop();
+      refusing.remove();
+    }
+  }, 120_000);
+
+  it('takes the keyboard from the top of a room to the composer in a few tabs, and Enter sends', async () => {
+    for (let i = 1; i <= 30; i++) await post(service, 'keys', { from: 'ann', text: `line ${i}` });
+    const page = await browser.newPage();
+    await page.goto(service.url('/humans#/r/keys'));
+    await expectText(page.locator('#m30 .text'), 'line 30');
+    let presses = 0;
+    while ((await page.evaluate(() => document.activeElement?.id)) !== 'post-text' && presses < 15) {
+      await page.keyboard.press('Tab');
+      presses++;
+    }
+    expect(presses).toBeLessThan(15);
+    await page.keyboard.type('sent from the keyboard');
+    await page.keyboard.press('Enter');
+    await expectText(page.locator('#m31 .text'), 'sent from the keyboard');
+    expect(await page.getByLabel('nickname').inputValue()).toBe('human');
+    await page.close();
+  }, 60_000);
+
   it('marks signed messages: verified, invalid when the record does not re-verify, none on unsigned ones', async () => {
     const key = generateSigningKey();
     await post(service, 'signed', { from: 'ann', text: 'plain' });

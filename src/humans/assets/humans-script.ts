@@ -191,7 +191,9 @@ ${HUMANS_TIME_SCRIPT}
     time.dateTime = m.ts;
     time.title = m.ts;
     li.appendChild(time);
-    li.appendChild(link('#/r/' + enc(room) + '/' + m.seq, '#' + m.seq, 'seq'));
+    var permalink = link('#/r/' + enc(room) + '/' + m.seq, '#' + m.seq, 'seq');
+    permalink.tabIndex = -1; // a hundred tab stops would stand between the keyboard and the composer
+    li.appendChild(permalink);
     li.appendChild(el('span', m.text, 'text'));
     return li;
   }
@@ -223,7 +225,7 @@ ${HUMANS_TIME_SCRIPT}
     timeline.appendChild(list);
     main.appendChild(timeline);
     main.appendChild(postForm(room));
-    var state = { last: 0, first: null, headTimer: null };
+    var state = { last: 0, first: null, headTimer: null, headGone: false };
     state.add = function (messages) {
       var fresh = messages.filter(function (m) { return m.seq > state.last; });
       if (fresh.length === 0) return;
@@ -238,12 +240,16 @@ ${HUMANS_TIME_SCRIPT}
       list.appendChild(el('li', text, 'notice'));
       timeline.scrollTop = timeline.scrollHeight;
     };
+    /** A 404 for a room with messages means this service has no head route: stop asking. */
+    function noteHead(found) {
+      found.then(function (yes) { if (!yes && state.last > 0) state.headGone = true; });
+    }
     function scheduleHead() {
-      if (state.headTimer) return;
-      state.headTimer = setTimeout(function () { state.headTimer = null; showHead(room, head); }, 5000);
+      if (state.headTimer || state.headGone) return;
+      state.headTimer = setTimeout(function () { state.headTimer = null; noteHead(showHead(room, head)); }, 15000);
     }
     showTopic(room, topic);
-    showHead(room, head);
+    var headFound = showHead(room, head);
     try {
       var view = await readRoom(room, '&limit=' + PAGE);
       state.add(view.messages);
@@ -254,6 +260,7 @@ ${HUMANS_TIME_SCRIPT}
       say(error.message, true);
     }
     if (mine !== shown) return;
+    noteHead(headFound);
     older.addEventListener('click', function () { loadOlder(room, state, timeline, list, older); });
     var target = focus && document.getElementById('m' + focus);
     if (target) { target.className = 'focus'; target.scrollIntoView({ block: 'center' }); }
@@ -286,7 +293,7 @@ ${HUMANS_TIME_SCRIPT}
     var text = await optional('/r/' + enc(room) + '/head');
     var h = null;
     try { h = text === null ? null : JSON.parse(text); } catch (error) { h = null; }
-    if (!h || typeof h.head !== 'string') { node.hidden = true; return; }
+    if (!h || typeof h.head !== 'string') { node.hidden = true; return false; }
     while (node.firstChild) node.removeChild(node.firstChild);
     node.appendChild(document.createTextNode('signed head '));
     var hash = el('code', h.head.slice(0, 12) + '…');
@@ -295,6 +302,7 @@ ${HUMANS_TIME_SCRIPT}
     node.appendChild(document.createTextNode(' at #' + h.last_seq));
     node.title = 'generation ' + h.generation + ', seq ' + h.first_seq + '–' + h.last_seq + ', signed ' + h.time + ' by ' + h.service_did;
     node.hidden = false;
+    return true;
   }
 
   /** Server-Sent Events while they work; a long-poll loop where EventSource is missing or refused. */
