@@ -225,7 +225,7 @@ ${HUMANS_TIME_SCRIPT}
     timeline.appendChild(list);
     main.appendChild(timeline);
     main.appendChild(postForm(room));
-    var state = { last: 0, first: null, headTimer: null, headGone: false };
+    var state = { last: 0, read: false, first: null, headTimer: null, headGone: false };
     state.add = function (messages) {
       var fresh = messages.filter(function (m) { return m.seq > state.last; });
       if (fresh.length === 0) return;
@@ -254,6 +254,7 @@ ${HUMANS_TIME_SCRIPT}
       var view = await readRoom(room, '&limit=' + PAGE);
       state.add(view.messages);
       state.last = Math.max(state.last, view.last_seq || 0);
+      state.read = true;
       older.hidden = !(state.first > 1);
       say(state.last ? room + ': last message #' + state.last : room + ': no messages yet');
     } catch (error) {
@@ -319,7 +320,9 @@ ${HUMANS_TIME_SCRIPT}
     if (typeof EventSource === 'function') stream(); else longPoll();
 
     function stream() {
-      source = new EventSource('/r/' + enc(room) + '/sse?since=' + state.last);
+      // Without a first read there is no seq to start from: the stream then starts at the newest
+      // (since=0 would replay the whole ring).
+      source = new EventSource('/r/' + enc(room) + '/sse' + (state.read ? '?since=' + state.last : ''));
       source.addEventListener('ready', function () { say('live: ' + room); });
       source.onmessage = function (e) { state.add([parseRecordJson(e.data).message]); };
       source.addEventListener('gap', function (e) {
