@@ -434,7 +434,12 @@ describe('/humans in headless Chromium', () => {
     const { page, incidents } = await openPage(browser, service.url('/humans#/r/headed'));
     await expectText(messages(page).first(), 'one');
     if (reply.status === 404) {
-      await page.waitForTimeout(500); // the head read is under way with the room read
+      // The head read runs beside the room read: open again, wait for its answer, then a moment.
+      const answered = page.waitForResponse((response) => response.url().endsWith('/r/headed/head'));
+      await page.reload();
+      expect((await answered).status()).toBe(404);
+      await expectText(messages(page).first(), 'one');
+      await page.waitForTimeout(200);
       expect(await page.locator('.room-bar .head').isHidden()).toBe(true);
     } else {
       const head = (await reply.json()) as { head: string; last_seq: number };
