@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { createServer, Server } from 'node:net';
 import { join } from 'node:path';
 import { makeTempDir } from '../../support/temp-dir';
@@ -73,9 +74,13 @@ describe('a graceful stop', () => {
 
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     it(`on ${signal} exits 0 (a supervisor reads 143 or 130 as a crash)`, async () => {
-      const service = await ServiceProcess.start({ CHAT_ROOT: join(dir.path, signal) });
+      const root = join(dir.path, signal);
+      const service = await ServiceProcess.start({ CHAT_ROOT: root });
       expect((await fetch(service.url('/r/stop/say/a/hello'))).status).toBe(200);
+      expect(existsSync(join(root, 'LOCK'))).toBe(true);
       expect(await service.stop(signal)).toEqual({ code: 0, signal: null });
+      // process.exit runs the exit hooks: the lock file goes with the process (docs/decisions.md).
+      expect(existsSync(join(root, 'LOCK'))).toBe(false);
     }, 120_000);
   }
 });

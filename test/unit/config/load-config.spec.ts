@@ -88,12 +88,41 @@ describe('configuration', () => {
     expect(row).toContain('`none` (or `0`)');
   });
 
-  it('documents every knob in the README configuration table', () => {
+  describe('the README configuration table (issue 25: table and code in step, both ways)', () => {
     const readme = readFileSync(join(__dirname, '..', '..', '..', 'README.md'), 'utf8');
-    for (const knob of KNOBS) expect(readme).toContain(`| \`${knob.env}\` |`);
-    expect(new Set(KNOBS.map((k) => k.field)).size).toBe(KNOBS.length);
-    const fields = Object.keys(new AppConfig());
-    expect(KNOBS.map((k) => k.field as string).sort()).toEqual(fields.sort());
+    const section = readme.slice(
+      readme.indexOf('\n## Configuration\n'),
+      readme.indexOf('\n## ', readme.indexOf('\n## Configuration\n') + 1),
+    );
+    const rows = section
+      .split('\n')
+      .map((line) => /^\| `([A-Z_]+)` \| (.*?) \| /.exec(line))
+      .filter((match): match is RegExpExecArray => match !== null)
+      .map(([, env, defaultCell]) => ({ env, defaultCell }));
+    /** Defaults derived from other values or the machine: the table says how, not a literal. */
+    const DERIVED = ['CHAT_MAX_NOTES_PER_NS', 'CHAT_MAX_NOTES_TOTAL', 'CHAT_VERIFY_WORKERS'];
+
+    it('lists exactly the variables the code reads, each once, in the code’s order', () => {
+      expect(rows.map((row) => row.env)).toEqual(KNOBS.map((knob) => knob.env));
+      expect(new Set(KNOBS.map((k) => k.field)).size).toBe(KNOBS.length);
+      const fields = Object.keys(new AppConfig());
+      expect(KNOBS.map((k) => k.field as string).sort()).toEqual(fields.sort());
+    });
+
+    it('states each default the code has', () => {
+      const defaults = new AppConfig() as unknown as Record<string, unknown>;
+      const derived: string[] = [];
+      for (const { env, defaultCell } of rows) {
+        const knob = KNOBS.find((k) => k.env === env)!;
+        const literal = /^`([^`]*)`$/.exec(defaultCell);
+        const code = String(defaults[knob.field]);
+        if (literal !== null) expect({ env, default: literal[1] }).toEqual({ env, default: code });
+        else if (defaultCell.startsWith('*(empty'))
+          expect({ env, default: '' }).toEqual({ env, default: code });
+        else derived.push(env);
+      }
+      expect(derived).toEqual(DERIVED);
+    });
   });
 
   it('accepts an absolute http(s) public URL or none, and refuses anything else', () => {
