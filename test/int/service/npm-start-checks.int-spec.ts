@@ -13,7 +13,9 @@ const ROOT = join(__dirname, '..', '..', '..');
  * bad node option), and the start-up line names the build.
  */
 describe('npm start checks its configuration before starting node', () => {
-  const dir = makeTempDir('agent-chat-npm-checks');
+  // Made in beforeAll, not at load: a run filtered with -t skips the hooks of a block it skips.
+  let dir: ReturnType<typeof makeTempDir>;
+  beforeAll(() => (dir = makeTempDir('agent-chat-npm-checks')));
   beforeAll(() => {
     // prestart would build dist/ on first use; doing it here keeps the starts below within their timeout.
     execFileSync(process.execPath, [join(ROOT, 'scripts', 'ensure-built.js')], {

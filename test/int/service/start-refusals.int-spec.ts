@@ -24,7 +24,9 @@ async function holdPort(): Promise<{ server: Server; port: number }> {
  * 1 — never a bare `listen EADDRINUSE`, never a value accepted silently to fail later.
  */
 describe('a refused start', () => {
-  const dir = makeTempDir('agent-chat-refusals');
+  // Made in beforeAll, not at load: a run filtered with -t skips the hooks of a block it skips.
+  let dir: ReturnType<typeof makeTempDir>;
+  beforeAll(() => (dir = makeTempDir('agent-chat-refusals')));
   afterAll(() => dir.remove());
 
   /** The refusal's one line (a heap warning may precede it: node runs without npm start's flags here). */
@@ -69,7 +71,9 @@ describe('a refused start', () => {
 });
 
 describe('a graceful stop', () => {
-  const dir = makeTempDir('agent-chat-graceful');
+  // Made in beforeAll, not at load: a run filtered with -t skips the hooks of a block it skips.
+  let dir: ReturnType<typeof makeTempDir>;
+  beforeAll(() => (dir = makeTempDir('agent-chat-graceful')));
   afterAll(() => dir.remove());
 
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
