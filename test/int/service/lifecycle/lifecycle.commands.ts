@@ -1,15 +1,23 @@
 import fc from 'fast-check';
 import { signingKeyFromSeed, SigningKey } from '../../../../src/identity/signing-key';
-import { lastLine, saySignedUrl, setSignedUrl } from '../../../support/notes-kit';
-import { LifecycleModel, NoteCondition, RoomView } from './lifecycle.model';
+import { saySignedUrl, setSignedUrl } from '../../../support/notes-kit';
+import { LifecycleModel, NoteCondition } from './lifecycle.model';
+import {
+  differences,
+  NOTE_IDS,
+  NOTE_KEYS,
+  OWNED_ROOM,
+  parse,
+  readNote,
+  ROOMS,
+  settled,
+  viewOf,
+} from './lifecycle.observations';
 import { LifecycleSystem, Reply } from './lifecycle.system';
 
+/** One step of a generated run: do it to the real service, check its reply, update the model. */
 type Command = fc.AsyncCommand<LifecycleModel, LifecycleSystem>;
 
-/** A plain room, an ephemeral one and an ownable one (contract §3.2). */
-export const ROOMS = ['plain', 'e-brief', 'd-owned'] as const;
-const OWNED_ROOM = 'd-owned';
-const NOTE_KEYS = ['k1', 'k2'] as const;
 const KEYS: Readonly<Record<'alice' | 'bob', SigningKey>> = {
   alice: signingKeyFromSeed('a1'.repeat(32)),
   bob: signingKeyFromSeed('b0'.repeat(32)),
@@ -21,22 +29,6 @@ let written = 0;
 /** Texts and values unique in a run (a counter), with characters the URL and JSON must carry. */
 const words = fc.constantFrom('hello', 'sécond ☃', 'two words', 'quote " and \\ slash', '#hash ?q&x');
 const unique = (word: string): string => `${word} ${++written}`;
-
-function parse(reply: Reply): Record<string, unknown> {
-  if (reply.status !== 200) throw new Error(`expected 200, got ${reply.status}: ${reply.body}`);
-  return JSON.parse(reply.body) as Record<string, unknown>;
-}
-
-function viewOf(body: Record<string, unknown>): RoomView {
-  const messages = body.messages as Array<{ seq: number; from: string; text: string }>;
-  return {
-    count: body.count as number,
-    first_seq: body.first_seq as number | null,
-    last_seq: body.last_seq as number,
-    generation: body.generation as number,
-    messages: messages.map(({ seq, from, text }) => ({ seq, from, text })),
-  };
-}
 
 /** A message write and what its reply must say: the record posted, the room's generation. */
 async function expectWritten(
@@ -202,50 +194,6 @@ class Restart implements Command {
     await settled(model, real);
   }
   toString = (): string => `restart(${this.how}${this.laterByHours ? `, ${this.laterByHours} h later` : ''})`;
-}
-
-async function readNote(real: LifecycleSystem, id: string): Promise<string | null> {
-  const reply = await real.get(`/kv/${id}`);
-  if (reply.status === 404) return null;
-  expect(reply.status).toBe(200);
-  return lastLine(reply.body);
-}
-
-const NOTE_IDS = [...NOTE_KEYS.map((key) => `ns/${key}`), `room-owners/${OWNED_ROOM}`];
-
-/**
- * Every room and note as the service shows them, against the model; [] when all agree. Which rooms
- * exist is read from /rooms: a reaped e- room and one whose records all expired read the same.
- */
-export async function differences(model: LifecycleModel, real: LifecycleSystem): Promise<string[]> {
-  const found: string[] = [];
-  const listed = parse(await real.get('/rooms?format=json&limit=200')).rooms as Array<{ room: string }>;
-  const existing = ROOMS.filter((room) => listed.some((entry) => entry.room === room));
-  const modelled = ROOMS.filter((room) => model.room(room).exists);
-  if (existing.join() !== modelled.join()) found.push(`rooms ${existing.join()} != model ${modelled.join()}`);
-  for (const room of ROOMS) {
-    const actual = viewOf(parse(await real.get(`/r/${room}?format=json&limit=200`)));
-    const expected = model.view(room, undefined, 200);
-    if (JSON.stringify(actual) !== JSON.stringify(expected))
-      found.push(`room ${room}: ${JSON.stringify(actual)} != model ${JSON.stringify(expected)}`);
-  }
-  for (const id of NOTE_IDS) {
-    const actual = await readNote(real, id);
-    const expected = model.notes.get(id)?.value ?? null;
-    if (actual !== expected) found.push(`note ${id}: ${actual} != model ${expected}`);
-  }
-  return found;
-}
-
-/** After a jump in time the reapers act on their next passes (every 0.2 s): wait for them, within reason. */
-async function settled(model: LifecycleModel, real: LifecycleSystem): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  let found = await differences(model, real);
-  while (found.length > 0 && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 250));
-    found = await differences(model, real);
-  }
-  expect(found).toEqual([]);
 }
 
 const rooms = fc.constantFrom(...ROOMS);

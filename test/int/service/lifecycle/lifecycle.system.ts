@@ -44,7 +44,7 @@ export class LifecycleSystem {
       CHAT_DUPE_FILTER_SECONDS: '0',
       CHAT_CHECKPOINT_EVENTS: '15',
       CHAT_VERIFY_WORKERS: '0',
-      NODE_OPTIONS: `--require ${CLOCK_SHIFT_PRELOAD}`,
+      NODE_OPTIONS: `--require "${CLOCK_SHIFT_PRELOAD}"`,
       AGENT_CHAT_TEST_CLOCK_SHIFT_MS: String(shiftMs),
     };
   }
