@@ -106,6 +106,9 @@ export class RoomPresenter {
       .header('cache-control', 'no-store')
       .header('x-content-type-options', 'nosniff')
       .header('x-robots-tag', 'noindex');
+    if (exported.chain !== null) {
+      reply.header('x-chain-anchor', exported.chain.anchor).header('x-chain-head', exported.chain.head);
+    }
     if (exported.body === null) reply.send('');
     else sendEncodedStream(reply, exported.body);
   }
