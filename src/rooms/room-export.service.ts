@@ -56,7 +56,7 @@ export class RoomExportService {
       const end = lastCompleteLineEnd(fd, fstatSync(fd).size);
       const fresh = hasClass(room, 'e') ? this.firstFreshLine(fd, end) : 0;
       const start = after === null ? fresh : Math.max(fresh, afterOffset(fd, end, after));
-      const chain = exportChain(fd, meta, Math.min(start, end), end);
+      const chain = meta.chain === '' ? null : exportChain(fd, meta, Math.min(start, end), end);
       if (end <= start) {
         closeSync(fd);
         return { generation, body: null, chain };

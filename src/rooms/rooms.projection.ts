@@ -35,6 +35,8 @@ export class RoomsProjection implements Projection {
   private live = 0;
   private liveBytes = 0;
   private readonly compactor: RingCompactor;
+  /** CHAT_ROOM_CHAIN: off only to measure what the chain costs (chains then stay ''). */
+  private readonly chained: boolean;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -42,6 +44,7 @@ export class RoomsProjection implements Projection {
     private readonly tails: TailCache,
   ) {
     this.compactor = new RingCompactor(files, config.ephemeralTtlSeconds);
+    this.chained = config.roomChain === 'on';
   }
 
   apply(event: ChatEvent): void {
@@ -123,7 +126,8 @@ export class RoomsProjection implements Projection {
     this.liveBytes = 0;
     for (const saved of snapshot.rooms) {
       const meta = { ...saved };
-      if (meta.chain === undefined) this.chainFromRing(meta); // a checkpoint from before issue 29
+      // A checkpoint from before issue 29 (no field) or written with the chain off (''):
+      if (meta.exists && !meta.chain) this.chainFromRing(meta);
       this.metas.set(meta.name, meta);
       if (meta.exists) {
         this.live++;
@@ -146,7 +150,7 @@ export class RoomsProjection implements Projection {
     meta.firstSeq = 0;
     meta.appended = 0;
     meta.lastWriteAt = event.at;
-    meta.anchor = meta.chain = chainStart(event.room, event.generation);
+    meta.anchor = meta.chain = this.chained ? chainStart(event.room, event.generation) : '';
     this.nonces.delete(event.room);
     this.files.delete(meta.file); // a leftover from a crash before any checkpoint named it
     this.live++;
@@ -174,7 +178,7 @@ export class RoomsProjection implements Projection {
     this.liveBytes += data.length;
     meta.records++;
     meta.head = event.seq;
-    meta.chain = chainNext(meta.chain, data);
+    if (this.chained) meta.chain = chainNext(meta.chain, data);
     if (meta.firstSeq === 0) meta.firstSeq = event.seq;
     meta.lastWriteAt = event.at;
     if (tail !== undefined && record !== null) this.tails.adjust(event.room, tail.push(record));
@@ -208,7 +212,9 @@ export class RoomsProjection implements Projection {
     const result = this.compactor.compact(meta, Math.floor(this.ringLimit() / 2), atMicros);
     this.liveBytes += result.bytes - meta.bytes;
     // The kept lines are the old file's last result.bytes: the anchor moves over the dropped ones.
-    meta.anchor = chainOver(meta.anchor, this.files.readRange(meta.file, 0, meta.bytes - result.bytes));
+    if (this.chained) {
+      meta.anchor = chainOver(meta.anchor, this.files.readRange(meta.file, 0, meta.bytes - result.bytes));
+    }
     meta.file = result.file;
     meta.epoch = result.epoch;
     meta.bytes = result.bytes;
@@ -219,12 +225,12 @@ export class RoomsProjection implements Projection {
   }
 
   /**
-   * A room restored from a checkpoint written before rooms had chains: the chain starts at h0 when
+   * A room restored from a checkpoint written before rooms had chains (or with the chain off): it starts at h0 when
    * the ring still holds the whole generation (epoch 0), else at a stand-in anchor derived from what
    * the ring holds, and runs over the ring's bytes. Every node restoring equal rings gets equal values.
    */
   private chainFromRing(meta: RoomMeta): void {
-    if (!meta.exists) {
+    if (!this.chained) {
       meta.anchor = meta.chain = '';
       return;
     }
