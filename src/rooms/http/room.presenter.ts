@@ -5,6 +5,7 @@ import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.tokens';
 import { RoomView } from '../read-side/room-view';
 import { RoomExport } from '../room-export.service';
+import { RoomHead } from '../chain/room-head';
 import { renderRoomJson } from './room-json.renderer';
 import { renderRoomTextBytes } from './room-text.renderer';
 import { Replies } from '../../http/reply';
@@ -96,6 +97,11 @@ export class RoomPresenter {
     const body = renderRoomTextBytes(view());
     this.lastWritten = { room, version, body };
     return body;
+  }
+
+  /** A signed head: JSON, never cached (it states the room now). */
+  head(reply: FastifyReply, head: RoomHead): void {
+    this.replies.json(reply, `${JSON.stringify(head)}\n`);
   }
 
   export(reply: FastifyReply, exported: RoomExport): void {
