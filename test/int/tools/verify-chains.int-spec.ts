@@ -1,0 +1,156 @@
+import { cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { encodeFrame } from '../../../src/log/file/frame';
+import { formatFinding } from '../../../src/tools/verify/finding';
+import { verifyDataDir } from '../../../src/tools/verify/verify-data-dir';
+import { makeTempDir } from '../../support/temp-dir';
+import { TestApp } from '../../support/test-app';
+
+const files = (root: string, dir: string, suffix: string): string[] =>
+  readdirSync(join(root, dir))
+    .filter((name) => name.endsWith(suffix))
+    .sort()
+    .map((name) => join(root, dir, name));
+
+/** Frames of a segment: position and payload (8-byte header: length, CRC). */
+function frames(bytes: Buffer): Array<{ position: number; payload: Buffer }> {
+  const out: Array<{ position: number; payload: Buffer }> = [];
+  for (let at = 0; at < bytes.length;) {
+    const length = bytes.readUInt32LE(at);
+    out.push({ position: at, payload: bytes.subarray(at + 8, at + 8 + length) });
+    at += 8 + length;
+  }
+  return out;
+}
+
+async function problems(root: string): Promise<string[]> {
+  return (await verifyDataDir(root)).findings.map(formatFinding);
+}
+
+/**
+ * Issue 29: tampering with real files, each reported with its position. The checkpoints seal each
+ * room's chain, so a record rewritten in the log *and* the ring (CRC fixed: a replay reproduces the
+ * ring, the replay comparison passes) is still found.
+ */
+describe('npm run verify: room chains and tampering (issue 29)', () => {
+  const dir = makeTempDir('agent-chat-verify-chains');
+  let source: string;
+  let copies = 0;
+  const copy = (): string => {
+    const target = join(dir.path, `copy-${copies++}`);
+    cpSync(source, target, { recursive: true });
+    return target;
+  };
+  const alphaRing = (root: string): string =>
+    files(root, 'rooms', '.jsonl').find((p) => p.includes('alpha.'))!;
+  const lines = (bytes: Buffer): string[] => bytes.toString('utf8').split('\n').slice(0, -1);
+  const join_ = (l: string[]): string => l.map((x) => `${x}\n`).join('');
+
+  beforeAll(async () => {
+    const app = await TestApp.start({ logRetention: 'keep', checkpointEvents: 10, checkpointsKeep: 10 });
+    for (let i = 0; i < 40; i++) await app.getPath(`/r/${i % 4 ? 'alpha' : 'beta'}/say/n/message-${i}`);
+    await app.close({ keepData: true });
+    source = app.root;
+  });
+  afterAll(() => dir.remove());
+
+  it('passes an untouched directory and counts the chains it checked', async () => {
+    const report = await verifyDataDir(copy());
+    expect(report.findings).toEqual([]);
+    expect(report.chainsChecked).toBeGreaterThanOrEqual(2);
+  });
+
+  it('a record rewritten in the log with its CRC fixed and in the ring alike: the chain names the range', async () => {
+    const root = copy();
+    const [segment] = files(root, 'log', '.log');
+    const bytes = readFileSync(segment);
+    const target = frames(bytes).find((f) => f.payload.includes('message-13'))!;
+    const payload = Buffer.from(target.payload.toString('utf8').replace('message-13', 'message-31'));
+    const rewritten = Buffer.concat([
+      bytes.subarray(0, target.position),
+      encodeFrame(payload),
+      bytes.subarray(target.position + 8 + target.payload.length),
+    ]);
+    writeFileSync(segment, rewritten);
+    const ring = alphaRing(root);
+    const ringBytes = readFileSync(ring);
+    const at = ringBytes.indexOf('message-13');
+    writeFileSync(ring, Buffer.from(ringBytes.toString('utf8').replace('message-13', 'message-31')));
+    const found = await problems(root);
+    expect(found).toEqual([
+      expect.stringMatching(
+        /^rooms\/alpha\.1\.0\.jsonl byte (\d+): hash chain: bytes \1 to \d+ \(from line \d+\) do not chain/,
+      ),
+    ]);
+    const [, from, to] = /byte (\d+): hash chain: bytes \d+ to (\d+)/.exec(found[0])!;
+    expect(Number(from)).toBeLessThanOrEqual(at);
+    expect(Number(to)).toBeGreaterThan(at);
+  });
+
+  it('a byte flipped in a log record with its CRC fixed: the replay differs from the ring at that byte', async () => {
+    const root = copy();
+    const [segment] = files(root, 'log', '.log');
+    const bytes = readFileSync(segment);
+    const target = frames(bytes).find((f) => f.payload.includes('message-13'))!;
+    const payload = Buffer.from(target.payload.toString('utf8').replace('message-13', 'message-1X'));
+    writeFileSync(
+      segment,
+      Buffer.concat([
+        bytes.subarray(0, target.position),
+        encodeFrame(payload),
+        bytes.subarray(target.position + 8 + target.payload.length),
+      ]),
+    );
+    const at = readFileSync(alphaRing(root)).indexOf('message-13') + 'message-1'.length;
+    expect(await problems(root)).toEqual([
+      expect.stringMatching(
+        new RegExp(`^rooms/alpha\\.1\\.0\\.jsonl byte ${at}: differs from the replayed file`),
+      ),
+    ]);
+  });
+
+  it('a ring line deleted, two lines swapped, the middle of a ring cut out: each with its byte position', async () => {
+    const cases: Array<[string, (l: string[]) => string]> = [
+      ['deleted', (l) => join_([...l.slice(0, 4), ...l.slice(5)])],
+      ['swapped', (l) => join_([...l.slice(0, 4), l[5], l[4], ...l.slice(6)])],
+      [
+        'middle cut',
+        (l) => {
+          const text = join_(l);
+          return text.slice(0, 300) + text.slice(600);
+        },
+      ],
+    ];
+    for (const [what, tamper] of cases) {
+      const root = copy();
+      const ring = alphaRing(root);
+      const original = readFileSync(ring);
+      const changed = Buffer.from(tamper(lines(original)));
+      writeFileSync(ring, changed);
+      let first = 0;
+      while (original[first] === changed[first]) first++;
+      const found = await problems(root);
+      expect({ what, found }).toEqual({
+        what,
+        found: expect.arrayContaining([
+          expect.stringMatching(
+            new RegExp(`^rooms/alpha\\.1\\.0\\.jsonl byte ${first}: differs from the replayed file`),
+          ),
+          expect.stringMatching(/^rooms\/alpha\.1\.0\.jsonl byte \d+: hash chain/),
+        ]),
+      });
+    }
+  });
+
+  it('the middle of a log segment cut out: the segment and the byte where framing breaks', async () => {
+    const root = copy();
+    const [segment] = files(root, 'log', '.log');
+    const bytes = readFileSync(segment);
+    const cutAt = frames(bytes)[12].position + 5;
+    writeFileSync(segment, Buffer.concat([bytes.subarray(0, cutAt), bytes.subarray(cutAt + 200)]));
+    const found = await problems(root);
+    expect(found[0]).toMatch(
+      new RegExp(`^log/\\d{20}\\.log offset 12, byte ${frames(bytes)[12].position}: `),
+    );
+  });
+});
