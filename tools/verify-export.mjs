@@ -87,8 +87,14 @@ function decodeBase58(text) {
   return Buffer.from(bytes);
 }
 
-/** The Ed25519 public key of a did:key, or null. */
+/** The Ed25519 public key of a did:key, or null; decoded once per did (signers sign many records). */
+const publicKeys = new Map();
 function didPublicKey(did) {
+  if (!publicKeys.has(did)) publicKeys.set(did, decodeDidPublicKey(did));
+  return publicKeys.get(did);
+}
+
+function decodeDidPublicKey(did) {
   if (typeof did !== 'string' || !/^did:key:z6Mk[1-9A-HJ-NP-Za-km-z]{44}$/.test(did)) return null;
   const decoded = decodeBase58(did.slice('did:key:z'.length));
   if (decoded === null || decoded.length !== 34 || decoded[0] !== 0xed || decoded[1] !== 0x01) return null;

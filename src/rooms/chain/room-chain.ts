@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, hash } from 'node:crypto';
 
 /**
  * The hash chain of a room generation (issue 29): h0 = SHA-256 of a domain-separated encoding of the
@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
  * standalone verifier (tools/verify-export.mjs) spells the same definition out again on purpose: it
  * must run without this project's code.
  *
- * node:crypto, not @noble/hashes: a 250-byte line hashes in ~1.1 µs there against ~2.5 µs in
+ * node:crypto, not @noble/hashes: a 250-byte line hashes in ~0.6-1.1 µs there against ~2.5 µs in
  * @noble/hashes on this project's machine, and this runs on every applied write.
  */
 const DOMAIN = 'agent-chat room chain v1';
@@ -28,9 +28,15 @@ export function legacyAnchor(room: string, generation: number, firstSeq: number)
     .digest('hex');
 }
 
-/** The hash after `line` (the line's bytes, newline included) follows `previous`. */
+/**
+ * The hash after `line` (the line's bytes, newline included) follows `previous`. One buffer and the
+ * one-shot `crypto.hash` (no Hash object): about half the cost of createHash().update().update().
+ */
 export function chainNext(previous: string, line: Uint8Array): string {
-  return createHash('sha256').update(Buffer.from(previous, 'hex')).update(line).digest('hex');
+  const input = Buffer.allocUnsafe(32 + line.length);
+  input.write(previous, 0, 'hex');
+  input.set(line, 32);
+  return hash('sha256', input, 'hex');
 }
 
 /** Folds every complete line of `bytes` into `previous` (a trailing partial line is ignored). */

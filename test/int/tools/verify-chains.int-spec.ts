@@ -1,27 +1,10 @@
-import { cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { encodeFrame } from '../../../src/log/file/frame';
 import { formatFinding } from '../../../src/tools/verify/finding';
 import { verifyDataDir } from '../../../src/tools/verify/verify-data-dir';
+import { frames, rings, segments, withFrameRewritten } from '../../support/data-dir-files';
 import { makeTempDir } from '../../support/temp-dir';
 import { TestApp } from '../../support/test-app';
-
-const files = (root: string, dir: string, suffix: string): string[] =>
-  readdirSync(join(root, dir))
-    .filter((name) => name.endsWith(suffix))
-    .sort()
-    .map((name) => join(root, dir, name));
-
-/** Frames of a segment: position and payload (8-byte header: length, CRC). */
-function frames(bytes: Buffer): Array<{ position: number; payload: Buffer }> {
-  const out: Array<{ position: number; payload: Buffer }> = [];
-  for (let at = 0; at < bytes.length;) {
-    const length = bytes.readUInt32LE(at);
-    out.push({ position: at, payload: bytes.subarray(at + 8, at + 8 + length) });
-    at += 8 + length;
-  }
-  return out;
-}
 
 async function problems(root: string): Promise<string[]> {
   return (await verifyDataDir(root)).findings.map(formatFinding);
@@ -41,8 +24,7 @@ describe('npm run verify: room chains and tampering (issue 29)', () => {
     cpSync(source, target, { recursive: true });
     return target;
   };
-  const alphaRing = (root: string): string =>
-    files(root, 'rooms', '.jsonl').find((p) => p.includes('alpha.'))!;
+  const alphaRing = (root: string): string => rings(root).find((p) => p.includes('alpha.'))!;
   const lines = (bytes: Buffer): string[] => bytes.toString('utf8').split('\n').slice(0, -1);
   const join_ = (l: string[]): string => l.map((x) => `${x}\n`).join('');
 
@@ -62,16 +44,11 @@ describe('npm run verify: room chains and tampering (issue 29)', () => {
 
   it('a record rewritten in the log with its CRC fixed and in the ring alike: the chain names the range', async () => {
     const root = copy();
-    const [segment] = files(root, 'log', '.log');
+    const [segment] = segments(root);
     const bytes = readFileSync(segment);
-    const target = frames(bytes).find((f) => f.payload.includes('message-13'))!;
+    const target = frames(segment).find((f) => f.payload.includes('message-13'))!;
     const payload = Buffer.from(target.payload.toString('utf8').replace('message-13', 'message-31'));
-    const rewritten = Buffer.concat([
-      bytes.subarray(0, target.position),
-      encodeFrame(payload),
-      bytes.subarray(target.position + 8 + target.payload.length),
-    ]);
-    writeFileSync(segment, rewritten);
+    writeFileSync(segment, withFrameRewritten(bytes, target, payload));
     const ring = alphaRing(root);
     const ringBytes = readFileSync(ring);
     const at = ringBytes.indexOf('message-13');
@@ -89,18 +66,11 @@ describe('npm run verify: room chains and tampering (issue 29)', () => {
 
   it('a byte flipped in a log record with its CRC fixed: the replay differs from the ring at that byte', async () => {
     const root = copy();
-    const [segment] = files(root, 'log', '.log');
+    const [segment] = segments(root);
     const bytes = readFileSync(segment);
-    const target = frames(bytes).find((f) => f.payload.includes('message-13'))!;
+    const target = frames(segment).find((f) => f.payload.includes('message-13'))!;
     const payload = Buffer.from(target.payload.toString('utf8').replace('message-13', 'message-1X'));
-    writeFileSync(
-      segment,
-      Buffer.concat([
-        bytes.subarray(0, target.position),
-        encodeFrame(payload),
-        bytes.subarray(target.position + 8 + target.payload.length),
-      ]),
-    );
+    writeFileSync(segment, withFrameRewritten(bytes, target, payload));
     const at = readFileSync(alphaRing(root)).indexOf('message-13') + 'message-1'.length;
     expect(await problems(root)).toEqual([
       expect.stringMatching(
@@ -144,13 +114,12 @@ describe('npm run verify: room chains and tampering (issue 29)', () => {
 
   it('the middle of a log segment cut out: the segment and the byte where framing breaks', async () => {
     const root = copy();
-    const [segment] = files(root, 'log', '.log');
+    const [segment] = segments(root);
     const bytes = readFileSync(segment);
-    const cutAt = frames(bytes)[12].position + 5;
+    const twelfth = frames(segment)[12].position;
+    const cutAt = twelfth + 5;
     writeFileSync(segment, Buffer.concat([bytes.subarray(0, cutAt), bytes.subarray(cutAt + 200)]));
     const found = await problems(root);
-    expect(found[0]).toMatch(
-      new RegExp(`^log/\\d{20}\\.log offset 12, byte ${frames(bytes)[12].position}: `),
-    );
+    expect(found[0]).toMatch(new RegExp(`^log/\\d{20}\\.log offset 12, byte ${twelfth}: `));
   });
 });

@@ -1,11 +1,11 @@
 import { spawnSync } from 'node:child_process';
 import { cpSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { encodeFrame } from '../../../src/log/file/frame';
 import { signingKeyFromSeed } from '../../../src/identity/signing-key';
 import { checkpointedRingLengths } from '../../../src/tools/verify/checkpoint-audit';
 import { verifyDataDir } from '../../../src/tools/verify/verify-data-dir';
 import { formatFinding } from '../../../src/tools/verify/finding';
+import { frames, rings, segments, withFrameRewritten } from '../../support/data-dir-files';
 import { makeTempDir } from '../../support/temp-dir';
 import { ServiceProcess } from '../../support/service-process';
 import { TestApp } from '../../support/test-app';
@@ -13,29 +13,6 @@ import { TestApp } from '../../support/test-app';
 const ROOT = join(__dirname, '..', '..', '..');
 const TS_REGISTER = join(ROOT, 'test', 'support', 'ts-register.js');
 const KEY = signingKeyFromSeed('9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60');
-
-const segments = (root: string): string[] =>
-  readdirSync(join(root, 'log'))
-    .filter((name) => name.endsWith('.log'))
-    .sort()
-    .map((name) => join(root, 'log', name));
-const rings = (root: string): string[] =>
-  readdirSync(join(root, 'rooms'))
-    .filter((name) => name.endsWith('.jsonl'))
-    .sort()
-    .map((name) => join(root, 'rooms', name));
-
-/** Each frame of a segment: its byte position and payload. */
-function frames(path: string): Array<{ position: number; payload: Buffer }> {
-  const bytes = readFileSync(path);
-  const out: Array<{ position: number; payload: Buffer }> = [];
-  for (let at = 0; at < bytes.length;) {
-    const length = bytes.readUInt32LE(at);
-    out.push({ position: at, payload: bytes.subarray(at + 8, at + 8 + length) });
-    at += 8 + length;
-  }
-  return out;
-}
 
 async function problems(root: string): Promise<string[]> {
   return (await verifyDataDir(root)).findings.map(formatFinding);
@@ -169,14 +146,7 @@ describe('the audit verifier', () => {
       const forged = Buffer.from(
         frame.payload.toString('utf8').replaceAll('signed hello 3', 'signed hellO 3'),
       );
-      writeFileSync(
-        segment,
-        Buffer.concat([
-          bytes.subarray(0, frame.position),
-          encodeFrame(forged),
-          bytes.subarray(frame.position + 8 + frame.payload.length),
-        ]),
-      );
+      writeFileSync(segment, withFrameRewritten(bytes, frame, forged));
     }
     const found = await problems(root);
     expect(
