@@ -75,4 +75,30 @@ describe('rooms: the hash chain over the stored lines (issue 29)', () => {
     await t.restart();
     expect(await exported('trim')).toEqual(ring);
   });
+
+  it('starts chains for rooms a checkpoint holds without one (written before chains, or with CHAT_ROOM_CHAIN=off)', async () => {
+    t = await TestApp.start({ roomChain: 'off', ringBytes: 4096 });
+    for (let i = 0; i < 5; i++) await t.getPath(`/r/whole/say/n/line%20${i}`);
+    for (let i = 0; i < 60; i++) await t.getPath(`/r/trimmed/say/n/${'x'.repeat(100)}${i}`);
+    expect(await exported('whole')).toMatchObject({ anchor: undefined, head: undefined });
+    const off = await t.getPath('/r/whole/head');
+    expect([off.status, off.body.split('\n')[0]]).toEqual([
+      404,
+      '404 no room whole — this server keeps no room chains (CHAT_ROOM_CHAIN=off).',
+    ]);
+    const root = t.root;
+    await t.close({ keepData: true }); // the checkpoint records the rooms with chain ''
+    t = await TestApp.start({ ringBytes: 4096 }, undefined, root);
+
+    const whole = await exported('whole'); // never trimmed: from h0, as if chained all along
+    expect([whole.anchor, whole.head]).toEqual([h0('whole', 1), fold(h0('whole', 1), whole.bytes)]);
+    const trimmed = await exported('trimmed'); // trimmed before: a stand-in anchor naming the first seq
+    const firstSeq = (JSON.parse(trimmed.bytes.toString('utf8').split('\n')[0]) as { seq: number }).seq;
+    expect(firstSeq).toBeGreaterThan(1);
+    const standIn = sha256(Buffer.from(`agent-chat room chain v1\ntrimmed\n1\nfrom ${firstSeq}\n`));
+    expect([trimmed.anchor, trimmed.head]).toEqual([standIn, fold(standIn, trimmed.bytes)]);
+    await t.getPath('/r/whole/say/n/after%20the%20upgrade'); // and the chain goes on from there
+    const grown = await exported('whole');
+    expect(grown.head).toBe(fold(whole.head!, grown.bytes.subarray(whole.bytes.length)));
+  });
 });
