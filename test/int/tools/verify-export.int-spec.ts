@@ -120,6 +120,22 @@ describe('tools/verify-export.mjs: an export and a signed head, checked offline 
     expect(run(exported, head, '--did', KEY.did).line).toMatch(/the head is signed by did:key:.*, not by/);
     expect(run(join(dir.path, 'absent'), head).line).toMatch(/cannot read the export .*absent: ENOENT/);
     expect(run(exported).status).toBe(2);
+
+    // A partial export (after=) verifies from its X-Chain-Anchor; records written after the head are reported.
+    const partial = await t.getPath('/r/audit/export?after=5');
+    const withoutAnchor = run(save(partial.rawPayload), head);
+    expect(withoutAnchor.line).toMatch(
+      /export line 1: seq 6, but the head's chain starts at first_seq 1 .*--anchor/,
+    );
+    const anchored = run(
+      save(partial.rawPayload),
+      head,
+      '--anchor',
+      partial.headers['x-chain-anchor'] as string,
+    );
+    expect(anchored).toEqual({ status: 0, line: expect.stringMatching(/seq 6 to 8 chain to the head/) });
+    await write('audit', 2, 100);
+    expect(run(save(await exportOf('audit')), head).line).toMatch(/2 record\(s\) past the head$/);
   });
 
   it('proves a head saved before 1,000 more writes was extended, also after trimming dropped its records, and names a rewrite', async () => {
