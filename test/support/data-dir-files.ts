@@ -1,6 +1,8 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { cpSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { encodeFrame } from '../../src/log/file/frame';
+import { formatFinding } from '../../src/tools/verify/finding';
+import { verifyDataDir } from '../../src/tools/verify/verify-data-dir';
 
 /** The log segments of a data directory, oldest first. */
 export const segments = (root: string): string[] => filesIn(root, 'log', '.log');
@@ -39,4 +41,19 @@ export function withFrameRewritten(segment: Buffer, frame: Frame, payload: Buffe
     encodeFrame(payload),
     segment.subarray(frame.position + 8 + frame.payload.length),
   ]);
+}
+
+/** What `npm run verify` finds in `root`, one formatted line per finding. */
+export async function verifyProblems(root: string): Promise<string[]> {
+  return (await verifyDataDir(root)).findings.map(formatFinding);
+}
+
+/** A function that copies the data directory `source()` into a fresh subdirectory of `into` each call. */
+export function dataDirCopier(into: string, source: () => string): () => string {
+  let copies = 0;
+  return () => {
+    const target = join(into, `copy-${copies++}`);
+    cpSync(source(), target, { recursive: true });
+    return target;
+  };
 }

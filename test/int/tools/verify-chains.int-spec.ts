@@ -1,14 +1,17 @@
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { formatFinding } from '../../../src/tools/verify/finding';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { verifyDataDir } from '../../../src/tools/verify/verify-data-dir';
-import { frames, rings, segments, withFrameRewritten } from '../../support/data-dir-files';
+import {
+  dataDirCopier,
+  frames,
+  rings,
+  segments,
+  verifyProblems,
+  withFrameRewritten,
+} from '../../support/data-dir-files';
 import { makeTempDir } from '../../support/temp-dir';
 import { TestApp } from '../../support/test-app';
 
-async function problems(root: string): Promise<string[]> {
-  return (await verifyDataDir(root)).findings.map(formatFinding);
-}
+const problems = verifyProblems;
 
 /**
  * Issue 29: tampering with real files, each reported with its position. The checkpoints seal each
@@ -18,12 +21,7 @@ async function problems(root: string): Promise<string[]> {
 describe('npm run verify: room chains and tampering (issue 29)', () => {
   const dir = makeTempDir('agent-chat-verify-chains');
   let source: string;
-  let copies = 0;
-  const copy = (): string => {
-    const target = join(dir.path, `copy-${copies++}`);
-    cpSync(source, target, { recursive: true });
-    return target;
-  };
+  const copy = dataDirCopier(dir.path, () => source);
   const alphaRing = (root: string): string => rings(root).find((p) => p.includes('alpha.'))!;
   const lines = (bytes: Buffer): string[] => bytes.toString('utf8').split('\n').slice(0, -1);
   const join_ = (l: string[]): string => l.map((x) => `${x}\n`).join('');

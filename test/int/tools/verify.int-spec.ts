@@ -1,11 +1,17 @@
 import { spawnSync } from 'node:child_process';
-import { cpSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { signingKeyFromSeed } from '../../../src/identity/signing-key';
 import { checkpointedRingLengths } from '../../../src/tools/verify/checkpoint-audit';
 import { verifyDataDir } from '../../../src/tools/verify/verify-data-dir';
-import { formatFinding } from '../../../src/tools/verify/finding';
-import { frames, rings, segments, withFrameRewritten } from '../../support/data-dir-files';
+import {
+  dataDirCopier,
+  frames,
+  rings,
+  segments,
+  verifyProblems,
+  withFrameRewritten,
+} from '../../support/data-dir-files';
 import { makeTempDir } from '../../support/temp-dir';
 import { ServiceProcess } from '../../support/service-process';
 import { TestApp } from '../../support/test-app';
@@ -14,20 +20,13 @@ const ROOT = join(__dirname, '..', '..', '..');
 const TS_REGISTER = join(ROOT, 'test', 'support', 'ts-register.js');
 const KEY = signingKeyFromSeed('9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60');
 
-async function problems(root: string): Promise<string[]> {
-  return (await verifyDataDir(root)).findings.map(formatFinding);
-}
+const problems = verifyProblems;
 
 /** Issue 16: `npm run verify` proves a data directory intact, and names exactly what is not. */
 describe('the audit verifier', () => {
   const dir = makeTempDir('agent-chat-verify');
   let source: string;
-  let copies = 0;
-  const copy = (): string => {
-    const target = join(dir.path, `copy-${copies++}`);
-    cpSync(source, target, { recursive: true });
-    return target;
-  };
+  const copy = dataDirCopier(dir.path, () => source);
 
   beforeAll(async () => {
     const app = await TestApp.start({ logRetention: 'keep', checkpointEvents: 20 });
