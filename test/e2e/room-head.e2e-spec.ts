@@ -40,6 +40,7 @@ describe('GET /r/{room}/head: the signed chain head (issue 29)', () => {
     expect(reply.status).toBe(200);
     expect(reply.headers['content-type']).toBe('application/json');
     expect(reply.headers['cache-control']).toBe('no-store');
+    expect((await t.request('HEAD', '/r/audited/head')).status).toBe(200);
     const head = json(reply);
     expect(Object.keys(head)).toEqual([
       'room',
