@@ -1,14 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { closeSync, existsSync, openSync, readFileSync, writeSync } from 'node:fs';
-import { join } from 'node:path';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.tokens';
-import { generateSigningKey, SigningKey, signingKeyFromSeed } from './signing-key';
-import { BadSigningSeedError } from './errors/bad-signing-seed.error';
-import { ServiceKeyFileError } from './errors/service-key-file.error';
-
-/** Where the key lives when CHAT_SERVICE_KEY_FILE is empty. */
-export const DEFAULT_SERVICE_KEY_FILE = 'service-key';
+import { SigningKey } from './signing-key';
+import { loadServiceKey } from './service-key-file';
 
 /**
  * The service's own Ed25519 identity (issue 29): what it signs room heads with. The seed is read from
@@ -31,43 +25,5 @@ export class ServiceKey {
   /** The canonical base64url Ed25519 signature over the UTF-8 bytes of `payload`. */
   sign(payload: string): string {
     return this.key.sign(payload);
-  }
-}
-
-function loadServiceKey(config: AppConfig): SigningKey {
-  if (config.serviceKeyFile !== '') {
-    if (!existsSync(config.serviceKeyFile)) {
-      throw new ServiceKeyFileError(
-        `CHAT_SERVICE_KEY_FILE ${config.serviceKeyFile} does not exist (create one with npm run keygen)`,
-      );
-    }
-    return readKey(config.serviceKeyFile);
-  }
-  const path = join(config.root, DEFAULT_SERVICE_KEY_FILE);
-  if (existsSync(path)) return readKey(path);
-  const key = generateSigningKey();
-  try {
-    const fd = openSync(path, 'wx', 0o600);
-    try {
-      writeSync(fd, `${key.seedHex}\n`);
-    } finally {
-      closeSync(fd);
-    }
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return readKey(path); // another process won
-    throw error;
-  }
-  return key;
-}
-
-function readKey(path: string): SigningKey {
-  const text = readFileSync(path, 'utf8').trim();
-  try {
-    return signingKeyFromSeed(text);
-  } catch (error) {
-    if (error instanceof BadSigningSeedError) {
-      throw new ServiceKeyFileError(`service key file ${path} does not hold a seed of 64 hex digits`);
-    }
-    throw error;
   }
 }

@@ -1,32 +1,14 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataDirLock } from '../../../src/storage/data-dir-lock';
 import { ServiceProcess } from '../../support/service-process';
 
-const ROOT = join(__dirname, '..', '..', '..');
-const TS_REGISTER = join(ROOT, 'test', 'support', 'ts-register.js');
-const MAIN = join(ROOT, 'src', 'main.ts');
-
 /** Starts the service on `root` expecting a refusal: its exit code, its output and how long it took. */
-function startRefused(root: string): Promise<{ code: number | null; output: string; ms: number }> {
+async function startRefused(root: string): Promise<{ code: number | null; output: string; ms: number }> {
   const started = Date.now();
-  const child = spawn(process.execPath, ['-r', TS_REGISTER, MAIN], {
-    cwd: ROOT,
-    env: { ...process.env, CHAT_ROOT: root, PORT: '0', HOST: '127.0.0.1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code, output, ms: Date.now() - started });
-    });
-  });
+  const run = await ServiceProcess.refusedStart({ CHAT_ROOT: root });
+  return { code: run.code, output: run.stdout + run.stderr, ms: Date.now() - started };
 }
 
 describe('one process per data directory (issue 11 item 1)', () => {
