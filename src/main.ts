@@ -8,6 +8,7 @@ import { assertHeapFits } from './config/heap-budget';
 import { loadConfig } from './config/load-config';
 import { boundShutdown } from './shutdown-grace';
 import { DataDirLock } from './storage/data-dir-lock';
+import { loadServiceKey } from './identity/service-key-file';
 import { startupLine } from './startup-line';
 
 async function bootstrap(): Promise<void> {
@@ -19,6 +20,8 @@ async function bootstrap(): Promise<void> {
   if (heapWarning !== undefined) logger.warn(heapWarning, 'Main');
   // Before anything opens the log: a second owner of the directory would overwrite acknowledged writes.
   await DataDirLock.acquire(config.root);
+  // Read (or made) before the app: a missing or malformed key file is one fatal line, not Nest's error.
+  loadServiceKey(config);
   // Loaded only once the directory is ours (about a second of module loading): a refused second
   // process exits at once.
   const { createApp } = await import('./app.factory');

@@ -133,6 +133,14 @@ export class AppConfig {
   @IsString() securityContact = '';
   /** Milliseconds a graceful shutdown waits for in-flight requests before closing connections. */
   @IsInt() @Min(0) shutdownGraceMs = 5000;
+  /**
+   * Ed25519 key the service signs room heads with (issue 29): a file holding the 32-byte seed as 64
+   * hex digits (`npm run keygen`'s seed line). Empty: `<root>/service-key`, generated on first start.
+   * The nodes of a cluster share one file, so they share one did:key.
+   */
+  @IsString() serviceKeyFile = '';
+  /** `off` skips the room hash chain (no heads, no chain headers): for measuring its cost only (bench/). */
+  @IsIn(['on', 'off']) roomChain: 'on' | 'off' = 'on';
   /** Log verbosity. */
   @IsIn(['debug', 'info', 'warn', 'error', 'silent']) logLevel:
     'debug' | 'info' | 'warn' | 'error' | 'silent' = 'info';

@@ -10,11 +10,20 @@ import { parseRecordLine } from './read-side/stored-record';
 import { RingFileStore } from './ring/ring-file-store';
 import { offsetAfterSeq } from './ring/ring-seek';
 import { RoomsProjection } from './rooms.projection';
+import { RoomMeta } from './read-side/room-meta';
+import { chainOver } from './chain/room-chain';
 
 export interface RoomExport {
   readonly generation: number;
   /** The ring bytes, or null for a room that does not exist (an empty body). */
   readonly body: Readable | null;
+  /** Chain hashes just before the body's first line and after its last (null when the room does not exist). */
+  readonly chain: ExportChain | null;
+}
+
+export interface ExportChain {
+  readonly anchor: string;
+  readonly head: string;
 }
 
 const CHUNK = 64 * 1024;
@@ -41,17 +50,19 @@ export class RoomExportService {
     const after = afterRaw === undefined ? null : parseSeqParam('after', afterRaw);
     const meta = this.rooms.meta(room);
     const generation = meta?.generation ?? 0;
-    if (meta === undefined || !meta.exists) return { generation, body: null };
+    if (meta === undefined || !meta.exists) return { generation, body: null, chain: null };
     const fd = openSync(this.files.readablePath(meta.file), 'r');
     try {
       const end = lastCompleteLineEnd(fd, fstatSync(fd).size);
       const fresh = hasClass(room, 'e') ? this.firstFreshLine(fd, end) : 0;
       const start = after === null ? fresh : Math.max(fresh, afterOffset(fd, end, after));
+      const chain = meta.chain === '' ? null : exportChain(fd, meta, Math.min(start, end), end);
       if (end <= start) {
         closeSync(fd);
-        return { generation, body: null };
+        return { generation, body: null, chain };
       }
-      return { generation, body: createReadStream('', { fd, start, end: end - 1, highWaterMark: CHUNK }) };
+      const body = createReadStream('', { fd, start, end: end - 1, highWaterMark: CHUNK });
+      return { generation, body, chain };
     } catch (error) {
       closeSync(fd);
       throw error;
@@ -81,14 +92,26 @@ export class RoomExportService {
   }
 }
 
+/**
+ * The chain around the exported bytes [start, end) of the ring file. A whole-ring export (the usual
+ * case: the file was just flushed, so `end` is the projection's length) takes both hashes from the
+ * projection with no read; one that skips leading lines (`after=`, expired `e-` lines) hashes them.
+ */
+function exportChain(fd: number, meta: RoomMeta, start: number, end: number): ExportChain {
+  const anchor = start === 0 ? meta.anchor : chainOver(meta.anchor, readSnapshot(fd, 0, start));
+  if (end === meta.bytes) return { anchor, head: meta.chain };
+  return { anchor, head: chainOver(anchor, readSnapshot(fd, start, end)) };
+}
+
+function readSnapshot(fd: number, start: number, stop: number): Buffer {
+  const buffer = Buffer.allocUnsafe(stop - start);
+  const n = readSync(fd, buffer, 0, buffer.length, start);
+  return buffer.subarray(0, n);
+}
+
 /** Offset of the first line of the snapshot [0, end) with a seq greater than `after`. */
 function afterOffset(fd: number, end: number, after: number): number {
-  const read = (start: number, stop: number): Buffer => {
-    const buffer = Buffer.allocUnsafe(stop - start);
-    const n = readSync(fd, buffer, 0, buffer.length, start);
-    return buffer.subarray(0, n);
-  };
-  return offsetAfterSeq({ size: end, read }, after);
+  return offsetAfterSeq({ size: end, read: (start, stop) => readSnapshot(fd, start, stop) }, after);
 }
 
 /** `size` cut back to just after the last newline, so no partial line is ever exported. */

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { createServer, Server } from 'node:net';
 import { join } from 'node:path';
 import { makeTempDir } from '../../support/temp-dir';
@@ -68,6 +68,18 @@ describe('a refused start', () => {
     expect(msg).toContain('CHAT_CORS_ORIGINS=https://app.example/: must be comma-separated origins');
     expect(msg).toContain('CHAT_NATS_URL=http://nats:4222: must be comma-separated NATS servers');
   }, 120_000);
+
+  it('refuses a service key file that is missing or holds no seed, naming CHAT_SERVICE_KEY_FILE (issue 29)', async () => {
+    const missing = join(dir.path, 'no-such-key');
+    expect(await refusal({ CHAT_SERVICE_KEY_FILE: missing })).toBe(
+      `CHAT_SERVICE_KEY_FILE=${missing}: no such file (write the seed line of npm run keygen into it)`,
+    );
+    const bad = join(dir.path, 'bad-key');
+    writeFileSync(bad, 'not a seed\n');
+    expect(await refusal({ CHAT_SERVICE_KEY_FILE: bad })).toBe(
+      `service key file ${bad} (CHAT_SERVICE_KEY_FILE) does not hold a seed of 64 hex digits`,
+    );
+  }, 240_000);
 });
 
 describe('a graceful stop', () => {

@@ -1,11 +1,17 @@
 import { spawnSync } from 'node:child_process';
-import { cpSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { encodeFrame } from '../../../src/log/file/frame';
 import { signingKeyFromSeed } from '../../../src/identity/signing-key';
 import { checkpointedRingLengths } from '../../../src/tools/verify/checkpoint-audit';
 import { verifyDataDir } from '../../../src/tools/verify/verify-data-dir';
-import { formatFinding } from '../../../src/tools/verify/finding';
+import {
+  dataDirCopier,
+  frames,
+  rings,
+  segments,
+  verifyProblems,
+  withFrameRewritten,
+} from '../../support/data-dir-files';
 import { makeTempDir } from '../../support/temp-dir';
 import { ServiceProcess } from '../../support/service-process';
 import { TestApp } from '../../support/test-app';
@@ -14,43 +20,13 @@ const ROOT = join(__dirname, '..', '..', '..');
 const TS_REGISTER = join(ROOT, 'test', 'support', 'ts-register.js');
 const KEY = signingKeyFromSeed('9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60');
 
-const segments = (root: string): string[] =>
-  readdirSync(join(root, 'log'))
-    .filter((name) => name.endsWith('.log'))
-    .sort()
-    .map((name) => join(root, 'log', name));
-const rings = (root: string): string[] =>
-  readdirSync(join(root, 'rooms'))
-    .filter((name) => name.endsWith('.jsonl'))
-    .sort()
-    .map((name) => join(root, 'rooms', name));
-
-/** Each frame of a segment: its byte position and payload. */
-function frames(path: string): Array<{ position: number; payload: Buffer }> {
-  const bytes = readFileSync(path);
-  const out: Array<{ position: number; payload: Buffer }> = [];
-  for (let at = 0; at < bytes.length;) {
-    const length = bytes.readUInt32LE(at);
-    out.push({ position: at, payload: bytes.subarray(at + 8, at + 8 + length) });
-    at += 8 + length;
-  }
-  return out;
-}
-
-async function problems(root: string): Promise<string[]> {
-  return (await verifyDataDir(root)).findings.map(formatFinding);
-}
+const problems = verifyProblems;
 
 /** Issue 16: `npm run verify` proves a data directory intact, and names exactly what is not. */
 describe('the audit verifier', () => {
   const dir = makeTempDir('agent-chat-verify');
   let source: string;
-  let copies = 0;
-  const copy = (): string => {
-    const target = join(dir.path, `copy-${copies++}`);
-    cpSync(source, target, { recursive: true });
-    return target;
-  };
+  const copy = dataDirCopier(dir.path, () => source);
 
   beforeAll(async () => {
     const app = await TestApp.start({ logRetention: 'keep', checkpointEvents: 20 });
@@ -115,10 +91,15 @@ describe('the audit verifier', () => {
     bytes[at + 8] = '6'.charCodeAt(0);
     writeFileSync(ring, bytes);
     const found = await problems(root);
-    expect(found).toHaveLength(1);
-    expect(found[0]).toMatch(
-      new RegExp(`^rooms/alpha\\.[^ ]+\\.jsonl byte ${at + 8}: differs from the replayed file at line \\d+`),
-    );
+    // The checkpoint's sealed chain (issue 29) finds it too, as the range the checkpoint sealed.
+    expect(found).toEqual([
+      expect.stringMatching(/^rooms\/alpha\.[^ ]+\.jsonl byte 0: hash chain: bytes 0 to \d+/),
+      expect.stringMatching(
+        new RegExp(
+          `^rooms/alpha\\.[^ ]+\\.jsonl byte ${at + 8}: differs from the replayed file at line \\d+`,
+        ),
+      ),
+    ]);
   });
 
   it('a ring file cut at a line: accepted down to what the newest checkpoint records, damage below it', async () => {
@@ -144,6 +125,9 @@ describe('the audit verifier', () => {
     truncateSync(join(checked, 'rooms', name), below);
     expect(await problems(checked)).toEqual([
       expect.stringMatching(
+        new RegExp(`^rooms/alpha\\.[^ ]+ byte ${below}: hash chain: .* sealed ${recorded} bytes`),
+      ),
+      expect.stringMatching(
         new RegExp(`^rooms/alpha\\.[^ ]+ byte ${below}: is ${below} bytes, but replaying`),
       ),
     ]);
@@ -161,14 +145,7 @@ describe('the audit verifier', () => {
       const forged = Buffer.from(
         frame.payload.toString('utf8').replaceAll('signed hello 3', 'signed hellO 3'),
       );
-      writeFileSync(
-        segment,
-        Buffer.concat([
-          bytes.subarray(0, frame.position),
-          encodeFrame(forged),
-          bytes.subarray(frame.position + 8 + frame.payload.length),
-        ]),
-      );
+      writeFileSync(segment, withFrameRewritten(bytes, frame, forged));
     }
     const found = await problems(root);
     expect(
@@ -231,7 +208,7 @@ describe('the audit verifier', () => {
     const ok = run(copy());
     expect(ok.status).toBe(0);
     expect(ok.stdout).toMatch(
-      /^verify: OK: \d+ log records, 6 signed, \d+ checkpoints, ring files \d+ compared\n$/,
+      /^verify: OK: \d+ log records, 6 signed, \d+ checkpoints, ring files \d+ compared, room chains \d+ checked\n$/,
     );
     const damaged = copy();
     const ring = rings(damaged)[0];
