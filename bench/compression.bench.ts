@@ -1,3 +1,5 @@
+import { ServiceKey } from '../src/identity/service-key';
+import { makeTempDir } from '../test/support/temp-dir';
 import { performance } from 'node:perf_hooks';
 import { Clock } from '../src/common/clock';
 import { buildConfig } from '../src/config/load-config';
@@ -33,8 +35,14 @@ function roomText(messages: number): Buffer {
 
 function documents(names: DocumentName[]): Array<[string, Buffer]> {
   const clock = { nowMs: () => Date.now(), nowMicros: () => Date.now() * 1000 } as Clock;
-  const service = new DocumentsService(buildConfig({ root: '/nonexistent' }), clock);
-  return names.map((name) => [name, service.bytes(name, 'https://chat.example')!]);
+  const dir = makeTempDir('agent-chat-bench-docs'); // the service key is generated there
+  try {
+    const config = buildConfig({ root: dir.path });
+    const service = new DocumentsService(config, clock, new ServiceKey(config));
+    return names.map((name) => [name, service.bytes(name, 'https://chat.example')!]);
+  } finally {
+    dir.remove();
+  }
 }
 
 /** Microseconds per encoding of `body`, over about `ms` milliseconds. */

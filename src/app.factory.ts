@@ -70,7 +70,6 @@ export async function createApp(
     maxPipelined: options.config.maxPipelined,
     sendDeadlineSeconds: options.config.sendDeadlineSeconds,
   });
-  app.enableShutdownHooks();
   await app.init();
   attachMetricSources(app);
   return app;

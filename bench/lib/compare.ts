@@ -92,6 +92,19 @@ export async function compare(c: Comparison, options: BenchOptions): Promise<Row
   ];
 }
 
+/**
+ * compare() where both sides are the service (two ways of asking it for the same thing): the
+ * baseline row says which way it is, e.g. 'the service itself, uncompressed'.
+ */
+export async function compareWithItself(
+  c: Comparison,
+  options: BenchOptions,
+  baselineNote: string,
+): Promise<Row[]> {
+  const rows = await compare(c, options);
+  return rows.map((row) => (row.target === 'baseline' ? { ...row, note: baselineNote } : row));
+}
+
 /** Server CPU per successful request, in µs. */
 function cpuMicrosPerRequest(m: Measured): number {
   return (m.cpu * 1e6) / m.rps;

@@ -50,3 +50,30 @@ export function encodedBytes(url: string, coding: string): Promise<{ bytes: numb
     req.end();
   });
 }
+
+/**
+ * Gives the baseline the very bytes and content type a GET of `url` returns from the service, and
+ * returns the baseline URL that serves them (bench/lib/baseline-server.ts, `/same/<name>`). A body
+ * of the same size but other bytes is not the same work for the load generator: autocannon decodes
+ * every body into a string, and a non-ASCII character (the rooms' banner has an em dash) takes
+ * that decoding off its fast path for the whole body.
+ */
+export async function sameBytes(
+  url: string,
+  baselineUrl: string,
+  name: string,
+): Promise<{ url: string; bytes: number }> {
+  const response = await fetch(url);
+  const body = Buffer.from(await response.arrayBuffer());
+  if (!response.ok) throw new Error(`GET ${url} → ${response.status}`);
+  const stored = await fetch(`${baselineUrl}/same/${name}`, {
+    method: 'PUT',
+    body,
+    headers: {
+      'content-type': 'application/octet-stream',
+      'x-served-type': response.headers.get('content-type') ?? 'text/plain; charset=utf-8',
+    },
+  });
+  if (!stored.ok) throw new Error(`PUT ${baselineUrl}/same/${name} → ${stored.status}`);
+  return { url: `${baselineUrl}/same/${name}`, bytes: body.length };
+}

@@ -1,6 +1,9 @@
 import { EventEmitter } from 'node:events';
 import autocannon from 'autocannon';
 import { percentile } from './stats';
+import { skipBodyDecoding } from './undecoded-bodies';
+
+skipBodyDecoding(); // the benchmarks never look at a response body: see undecoded-bodies.ts
 
 export interface LoadResult {
   readonly rps: number;

@@ -37,3 +37,11 @@ declare module 'autocannon' {
   function autocannon(options: autocannon.Options): Promise<autocannon.Result>;
   export = autocannon;
 }
+
+/** autocannon's per-connection queue of requests in flight, which gathers each response's body. */
+declare module 'autocannon/lib/pipelinedRequestsQueue' {
+  class PipelinedRequestsQueue {
+    addBody(data: Buffer): void;
+  }
+  export = PipelinedRequestsQueue;
+}

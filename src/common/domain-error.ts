@@ -8,6 +8,7 @@ export type ErrorCode =
   | 'forbidden'
   | 'route_not_found'
   | 'note_not_found'
+  | 'room_not_found'
   | 'method_not_allowed'
   | 'body_timeout'
   | 'conflict'

@@ -1,4 +1,5 @@
 import { getMetadataStorage } from 'class-validator';
+import { ACCEPTS_RULE } from './accepts';
 import { AppConfig } from './app-config';
 import { Knob } from './config-knobs';
 
@@ -24,6 +25,8 @@ export function allowedValues(knob: Knob): string {
     .getTargetValidationMetadatas(AppConfig, '', true, false)
     .filter((meta) => meta.propertyName === knob.field);
   const constraint = (name: string): unknown => rules.find((meta) => meta.name === name)?.constraints?.[0];
+  const described = constraint(ACCEPTS_RULE) as string | undefined;
+  if (described !== undefined) return described;
   const pattern = constraint('matches') as RegExp | undefined;
   if (pattern !== undefined) return `text matching ${String(pattern)}`;
   const choices = constraint('isIn') as readonly string[] | undefined;

@@ -1,4 +1,6 @@
-import { IsIn, IsInt, IsNumber, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
+import { IsIn, IsInt, IsNumber, IsString, Matches, Max, Min } from 'class-validator';
+import { Accepts } from './accepts';
+import { isCorsOriginList, isNatsServerList, isPublicUrl } from './address-rules';
 import { defaultVerifyWorkers } from './default-verify-workers';
 
 export type FsyncPolicy = 'always' | 'interval' | 'none';
@@ -115,27 +117,44 @@ export class AppConfig {
   @IsInt() @Min(0) replyCacheMb = 64;
   /** Worker threads verifying Ed25519 signatures off the event loop; 0 verifies on it. */
   @IsInt() @Min(0) verifyWorkers = defaultVerifyWorkers();
-  /** V8 heap limit `npm start` passes as --max-old-space-size; checked against the budgets above. */
-  @IsInt() @Min(256) heapMb = 1024;
+  /**
+   * V8 heap limit `npm start` passes as --max-old-space-size; checked against the budgets above, and
+   * before node is started (scripts/start.sh): a tiny limit crashed V8 before this check could run.
+   */
+  @IsInt() @Min(256) @Max(1_048_576) heapMb = 1024;
   /** `s-maxage` for shareable reads (0 keeps `no-store`). */
   @IsInt() @Min(0) edgeCacheSeconds = 1;
   /** `s-maxage` for the companion documents (0 keeps `no-store`). */
   @IsInt() @Min(0) staticCacheSeconds = 300;
   /** Browser origins allowed to read replies cross-origin, comma-separated (empty: none). */
-  @IsString() corsOrigins = '';
+  @Accepts('comma-separated origins (scheme://host[:port], as a browser sends them) or *', isCorsOriginList)
+  corsOrigins = '';
   /** Security contact for /.well-known/security.txt: an e-mail address or a URL (empty: not served). */
   @IsString() securityContact = '';
   /** Milliseconds a graceful shutdown waits for in-flight requests before closing connections. */
   @IsInt() @Min(0) shutdownGraceMs = 5000;
+  /**
+   * Ed25519 key the service signs room heads with (issue 29): a file holding the 32-byte seed as 64
+   * hex digits (`npm run keygen`'s seed line). Empty: `<root>/service-key`, generated on first start.
+   * The nodes of a cluster share one file, so they share one did:key.
+   */
+  @IsString() serviceKeyFile = '';
+  /** `off` skips the room hash chain (no heads, no chain headers): for measuring its cost only (bench/). */
+  @IsIn(['on', 'off']) roomChain: 'on' | 'off' = 'on';
   /** Log verbosity. */
   @IsIn(['debug', 'info', 'warn', 'error', 'silent']) logLevel:
     'debug' | 'info' | 'warn' | 'error' | 'silent' = 'info';
   /** Base URL used in documents; empty derives it from the Host header. */
-  @IsOptional() @IsString() publicUrl = '';
+  @Accepts('an absolute http:// or https:// URL without query or fragment, or empty', isPublicUrl)
+  publicUrl = '';
   /** Event log backend: the embedded segmented log, or a NATS JetStream stream shared by N nodes (issue 14). */
   @IsIn(['file', 'nats']) logBackend: LogBackend = 'file';
   /** With the nats backend: NATS servers, comma-separated. */
-  @IsString() natsUrl = 'nats://127.0.0.1:4222';
+  @Accepts(
+    'comma-separated NATS servers: nats://host[:port], tls://host[:port] or host[:port]',
+    isNatsServerList,
+  )
+  natsUrl = 'nats://127.0.0.1:4222';
   /** With the nats backend: the stream (created if missing, verified if present); subjects `chat.<stream>.v2.*`. */
   @Matches(/^[A-Za-z0-9_-]{1,64}$/) natsStream = 'agent-chat';
   /** With the nats backend: replicas of the stream (3 on a 3-server cluster survives one server lost). */

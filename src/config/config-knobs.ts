@@ -68,6 +68,8 @@ export const KNOBS: readonly Knob[] = [
   { env: 'CHAT_CORS_ORIGINS', field: 'corsOrigins', kind: 'string' },
   { env: 'CHAT_SECURITY_CONTACT', field: 'securityContact', kind: 'string' },
   { env: 'CHAT_SHUTDOWN_GRACE_MS', field: 'shutdownGraceMs', kind: 'int' },
+  { env: 'CHAT_SERVICE_KEY_FILE', field: 'serviceKeyFile', kind: 'string' },
+  { env: 'CHAT_ROOM_CHAIN', field: 'roomChain', kind: 'string' },
   { env: 'CHAT_LOG_LEVEL', field: 'logLevel', kind: 'string' },
   { env: 'CHAT_REQUEST_LOG_SAMPLE', field: 'requestLogSample', kind: 'number' },
   { env: 'CHAT_PUBLIC_URL', field: 'publicUrl', kind: 'string' },

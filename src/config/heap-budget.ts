@@ -17,7 +17,8 @@ const MIB = 1024 * 1024;
  * backend ran 24 full collections in 4 s of cached reads, at 60 % of the file node's rate; with 32
  * MiB, 3 — and equal rates (docs/decisions.md).
  */
-export const YOUNG_GENERATION_MB = 3 * 32;
+export const SEMI_SPACE_MB = 32;
+export const YOUNG_GENERATION_MB = 3 * SEMI_SPACE_MB;
 
 /**
  * Heap bytes one byte of note budget can cost: a value held as a two-byte V8 string takes up to twice

@@ -40,14 +40,15 @@ export function buildConfig(overrides: Partial<AppConfig>): Readonly<AppConfig> 
   const errors = validateSync(config, { forbidUnknownValues: true });
   if (errors.length > 0) {
     const byField = new Map(KNOBS.map((k) => [k.field as string, k]));
-    // One line per variable, one clause each: what was given and what is allowed.
-    const lines = errors.map((e) => {
+    // One clause per variable, what was given and what is allowed, all on one line: the fatal log
+    // line and the launcher's refusal (scripts/start.sh) read as one line in a terminal or a journal.
+    const clauses = errors.map((e) => {
       const knob = byField.get(e.property);
       const allowed =
-        knob === undefined ? Object.values(e.constraints ?? {}).join('; ') : `must be ${allowedValues(knob)}`;
+        knob === undefined ? Object.values(e.constraints ?? {}).join(', ') : `must be ${allowedValues(knob)}`;
       return `${knob?.env ?? e.property}=${String(e.value)}: ${allowed}`;
     });
-    throw new ConfigError(`invalid configuration:\n  ${lines.join('\n  ')}`);
+    throw new ConfigError(`invalid configuration: ${clauses.join('; ')}`);
   }
   // The reference clamps the stillborn window to whole hours.
   config.stillbornSeconds = Math.floor(config.stillbornSeconds / 3600) * 3600;

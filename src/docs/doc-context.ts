@@ -14,12 +14,15 @@ export interface DocContext {
   readonly idleDays: number;
   /** Guaranteed ring size of a room once total room bytes reach their budget. */
   readonly ringFloorBytes: number;
+  /** The did:key the service signs room heads with (src/identity/service-key.ts). */
+  readonly serviceDid: string;
 }
 
-export function docContext(config: AppConfig, base: string): DocContext {
+export function docContext(config: AppConfig, base: string, serviceDid: string): DocContext {
   return {
     base,
     config,
+    serviceDid,
     limits: enforcedLimits(config),
     notes: noteCaps(config),
     idleDays: Math.round(config.retentionSeconds / 86400),

@@ -4,6 +4,7 @@ import { APP_CONFIG } from '../config/config.tokens';
 import { Clock } from '../common/clock';
 import { BaseEntry, BaseRenderings } from './base-renderings';
 import { docContext } from './doc-context';
+import { ServiceKey } from '../identity/service-key';
 import { DOCUMENTS, DocumentName } from './document-registry';
 
 interface Rendered {
@@ -23,6 +24,7 @@ export class DocumentsService {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly clock: Clock,
+    private readonly serviceKey: ServiceKey,
   ) {
     this.cache = new BaseRenderings(clock, () => new Map());
   }
@@ -41,7 +43,7 @@ export class DocumentsService {
     const cached = renderings.get(name);
     if (cached !== undefined && now < cached.expiresAt) return cached.body;
     const spec = DOCUMENTS[name];
-    const value = spec.render(docContext(this.config, base), {
+    const value = spec.render(docContext(this.config, base, this.serviceKey.did), {
       nowMs: now,
       bytesOf: (other) => this.rendered(other, entry),
     });

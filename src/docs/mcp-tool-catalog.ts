@@ -37,6 +37,12 @@ export const MCP_TOOLS = [
     description: 'List rooms, newest activity first, with topics (GET /rooms).',
   },
   { name: 'discover_rooms', bucket: 'read', description: 'New public rooms, one line each (GET /r/events).' },
+  {
+    name: 'room_head',
+    bucket: 'read',
+    description:
+      "A room's hash-chain head signed by the service (GET /r/<room>/head, JSON): keep it, and a later export proves the room only grew.",
+  },
   { name: 'read_note', bucket: 'read', description: 'Read the note at namespace/key.' },
   {
     name: 'write_note',

@@ -1,3 +1,4 @@
+import { listItems } from '../config/list-items';
 import { addVary } from './vary';
 import { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
@@ -14,12 +15,7 @@ const EXTRA_HEADERS = ['Idempotency-Key', 'Last-Event-ID'];
 
 /** Parses CHAT_CORS_ORIGINS: comma-separated origins, blanks ignored; `*` allows every origin. */
 export function parseCorsOrigins(raw: string): ReadonlySet<string> {
-  return new Set(
-    raw
-      .split(',')
-      .map((origin) => origin.trim())
-      .filter((origin) => origin !== ''),
-  );
+  return new Set(listItems(raw));
 }
 
 function header(request: FastifyRequest, name: string): string | undefined {

@@ -9,6 +9,7 @@ export const ERROR_STATUS: Readonly<Record<ErrorCode, number>> = {
   forbidden: 403,
   route_not_found: 404,
   note_not_found: 404,
+  room_not_found: 404,
   method_not_allowed: 405,
   body_timeout: 408,
   conflict: 409,

@@ -4,8 +4,9 @@ import { BadSigningSeedError } from './errors/bad-signing-seed.error';
 import { encodeSignature } from './signature-encoding';
 
 /**
- * The client side of the signed lane, for tools, tests and benchmarks (the server never holds a
- * private key). A key is its 32-byte RFC 8032 seed; node:crypto derives the public key and signs.
+ * The client side of the signed lane, for tools, tests and benchmarks, and the service's own key
+ * (service-key.ts: it signs room heads, never a message). A key is its 32-byte RFC 8032 seed;
+ * node:crypto derives the public key and signs.
  */
 export interface SigningKey {
   /** The seed as 64 lowercase hex characters: everything needed to recreate the key. */

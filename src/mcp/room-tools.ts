@@ -14,6 +14,7 @@ import { RoomReadService } from '../rooms/room-read.service';
 import { sweptMessageText } from '../rooms/room-write.rules';
 import { AppendedMessage } from '../rooms/room-write.service';
 import { SignedMessageLaneService } from '../rooms/signed-message-lane.service';
+import { RoomHeadService } from '../rooms/chain/room-head.service';
 import { signatureParts, signingHint } from './signing-hint';
 import { ToolCaller } from './tool-call';
 import { ToolRegistrar } from './tool-registrar';
@@ -24,7 +25,7 @@ const sinceArg = z.number().int().nonnegative().optional().describe('Only messag
 
 /**
  * The room tools (contract §17): read_room, wait_for_message, say, say_signed, list_rooms and
- * discover_rooms, each calling the service its HTTP route calls and answering with the route's text.
+ * discover_rooms, and room_head (issue 29), each calling the service its HTTP route calls and answering with the route's text.
  */
 @Injectable()
 export class RoomTools {
@@ -38,6 +39,7 @@ export class RoomTools {
     private readonly signed: SignedMessageLaneService,
     private readonly listing: ListingService,
     private readonly clock: Clock,
+    private readonly heads: RoomHeadService,
   ) {}
 
   register(tools: ToolRegistrar): void {
@@ -95,6 +97,7 @@ export class RoomTools {
     tools.tool('discover_rooms', { since: sinceArg }, (a, caller) =>
       this.read(caller, 'events', a.since, undefined, 0),
     );
+    tools.tool('room_head', { room: nameArg('Room') }, (a) => JSON.stringify(this.heads.head(a.room)));
   }
 
   private async read(

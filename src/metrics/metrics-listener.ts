@@ -5,6 +5,9 @@ import { timingSafeEqual } from 'node:crypto';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.tokens';
 import { ServiceMetrics } from './service-metrics';
+import { listenNamingKnobs } from '../common/listen-error';
+
+const METRICS_KNOBS = { port: 'CHAT_METRICS_PORT', host: 'CHAT_METRICS_HOST' };
 
 /**
  * Serves `GET /metrics` (Prometheus text format) on its own listener, CHAT_METRICS_HOST:CHAT_METRICS_PORT
@@ -25,9 +28,12 @@ export class MetricsListener implements OnApplicationBootstrap, OnApplicationShu
   async onApplicationBootstrap(): Promise<void> {
     if (this.config.metricsPort === '') return;
     const server = createServer((req, res) => void this.answer(req, res));
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(Number(this.config.metricsPort), this.config.metricsHost, resolve);
+    const wanted = { host: this.config.metricsHost, port: Number(this.config.metricsPort) };
+    await listenNamingKnobs(METRICS_KNOBS, wanted, () => {
+      return new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(wanted.port, wanted.host, resolve);
+      });
     });
     this.server = server;
     const { address, port } = server.address() as AddressInfo;

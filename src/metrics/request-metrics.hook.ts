@@ -5,12 +5,24 @@ import { ServiceMetrics } from './service-metrics';
 import { isWriteGetPath } from '../http/routes/route-table';
 import { requestPath } from '../http/url/decode-path';
 
+const STATUS_CLASSES = ['1xx', '2xx', '3xx', '4xx', '5xx'];
+
 /**
- * Counts every reply by method, route template and status, with its latency, in Fastify's onResponse
- * hook (a Nest interceptor would cost 40–80 % per request). Refusals are counted by kind; a 2xx write
- * (POST, or a GET that writes) counts as an acknowledged write.
+ * Counts every reply by method, route template and status, with its latency by status class, in
+ * Fastify's onResponse hook (a Nest interceptor would cost 40–80 % per request). Refusals are counted
+ * by kind; a 2xx write (POST, or a GET that writes) counts as an acknowledged write. Requests in flight
+ * are counted from onRequest to the reply's `close`, which Node emits whether the reply finished or
+ * the client went away (onResponse does not run for an abandoned one).
  */
 export function installRequestMetrics(fastify: FastifyInstance, metrics: ServiceMetrics): void {
+  const settled = (): void => {
+    metrics.inFlight--;
+  };
+  fastify.addHook('onRequest', (request, reply, done) => {
+    metrics.inFlight++;
+    reply.raw.once('close', settled);
+    done();
+  });
   // Routes map one to one to templates, so whether a GET template writes is decided once per template.
   const writeGets = new Map<string, boolean>();
   const isWrite = (method: string, route: string, url: string): boolean => {
@@ -31,7 +43,11 @@ export function installRequestMetrics(fastify: FastifyInstance, metrics: Service
     if (series === undefined) {
       series = {
         count: metrics.requests.labels(request.method, route, String(status)),
-        seconds: metrics.requestSeconds.labels(request.method, route),
+        seconds: metrics.requestSeconds.labels(
+          request.method,
+          route,
+          STATUS_CLASSES[Math.floor(status / 100) - 1],
+        ),
       };
       seriesByKey.set(key, series);
     }

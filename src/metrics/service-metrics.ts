@@ -1,4 +1,5 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { BuildInfo, readBuildInfo } from '../build-info';
 
 /** Live figures the metrics read when scraped (gauges are computed, never kept in step by hand). */
 export interface MetricSources {
@@ -50,6 +51,8 @@ export interface LifetimeCounters {
 export class ServiceMetrics {
   readonly registry = new Registry();
   readonly lifetime: LifetimeCounters = { read: 0, write: 0, rate_limited: 0, duplicate: 0, followed: 0 };
+  /** Requests Fastify has routed whose reply has not finished or been abandoned (the request hook counts them). */
+  inFlight = 0;
   private sources: MetricSources | null = null;
 
   readonly requests = new Counter({
@@ -58,10 +61,14 @@ export class ServiceMetrics {
     labelNames: ['method', 'route', 'status'] as const,
     registers: [this.registry],
   });
+  /**
+   * By status class (`2xx`…`5xx`), not code: a slow refusal and a slow read are told apart, and the
+   * series stay ~5 per route instead of one per code (the counter above has the exact code).
+   */
   readonly requestSeconds = new Histogram({
     name: 'chat_http_request_duration_seconds',
-    help: 'Time from request to reply sent, by method and route template.',
-    labelNames: ['method', 'route'] as const,
+    help: 'Time from request to reply sent, by method, route template and status class (2xx, 4xx, 5xx).',
+    labelNames: ['method', 'route', 'status_class'] as const,
     buckets: LATENCY_BUCKETS,
     registers: [this.registry],
   });
@@ -107,8 +114,26 @@ export class ServiceMetrics {
     registers: [this.registry],
   });
 
-  constructor() {
+  constructor(build: BuildInfo = readBuildInfo()) {
     collectDefaultMetrics({ register: this.registry });
+    // The usual `_info` idiom: always 1, the build in its labels, so a query can join or count builds.
+    new Gauge({
+      name: 'chat_build_info',
+      help: 'The running build: package version, git commit (empty: unknown) and Node.js version; always 1.',
+      labelNames: ['version', 'commit', 'node'] as const,
+      registers: [this.registry],
+    })
+      .labels(build.version ?? '', build.commit ?? '', process.version)
+      .set(1);
+    const inFlight = (): number => this.inFlight;
+    new Gauge({
+      name: 'chat_http_requests_in_flight',
+      help: 'Requests received and not yet answered (parked long-polls and open streams included).',
+      registers: [this.registry],
+      collect() {
+        this.set(inFlight());
+      },
+    });
     // prom-client also publishes these three gauges under a `_total` name, which Prometheus reserves
     // for counters (promtool refuses them); the same figures stay under nodejs_active_*.
     for (const name of ['handles', 'requests', 'resources']) {

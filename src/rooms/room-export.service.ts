@@ -10,11 +10,20 @@ import { RingFileStore } from './ring/ring-file-store';
 import { RingSnapshot } from './ring/ring-snapshot';
 import { offsetAfterSeq } from './ring/ring-seek';
 import { RoomsProjection } from './rooms.projection';
+import { RoomMeta } from './read-side/room-meta';
+import { chainOver } from './chain/room-chain';
 
 export interface RoomExport {
   readonly generation: number;
   /** The ring bytes, or null for a room that does not exist (an empty body). */
   readonly body: Readable | null;
+  /** Chain hashes just before the body's first line and after its last (null when the room does not exist). */
+  readonly chain: ExportChain | null;
+}
+
+export interface ExportChain {
+  readonly anchor: string;
+  readonly head: string;
 }
 
 const CHUNK = 64 * 1024;
@@ -42,18 +51,19 @@ export class RoomExportService {
     const after = afterRaw === undefined ? null : parseSeqParam('after', afterRaw);
     const meta = this.rooms.meta(room);
     const generation = meta?.generation ?? 0;
-    if (meta === undefined || !meta.exists) return { generation, body: null };
+    if (meta === undefined || !meta.exists) return { generation, body: null, chain: null };
     const snapshot = this.files.snapshot(meta.file);
     try {
       const end = lastCompleteLineEnd(snapshot);
       const fresh = hasClass(room, 'e') ? this.firstFreshLine(snapshot, end) : 0;
       const start =
         after === null ? fresh : Math.max(fresh, offsetAfterSeq({ size: end, read: snapshot.read }, after));
+      const chain = meta.chain === '' ? null : exportChain(snapshot, meta, Math.min(start, end), end);
       if (end <= start) {
         snapshot.close();
-        return { generation, body: null };
+        return { generation, body: null, chain };
       }
-      return { generation, body: snapshot.stream(start, end, CHUNK) };
+      return { generation, body: snapshot.stream(start, end, CHUNK), chain };
     } catch (error) {
       snapshot.close();
       throw error;
@@ -80,6 +90,17 @@ export class RoomExportService {
     }
     return end;
   }
+}
+
+/**
+ * The chain around the exported bytes [start, end) of the ring file. A whole-ring export (the usual
+ * case: the file was just flushed, so `end` is the projection's length) takes both hashes from the
+ * projection with no read; one that skips leading lines (`after=`, expired `e-` lines) hashes them.
+ */
+function exportChain(snapshot: RingSnapshot, meta: RoomMeta, start: number, end: number): ExportChain {
+  const anchor = start === 0 ? meta.anchor : chainOver(meta.anchor, snapshot.read(0, start));
+  if (end === meta.bytes) return { anchor, head: meta.chain };
+  return { anchor, head: chainOver(anchor, snapshot.read(start, end)) };
 }
 
 /** The snapshot's size cut back to just after the last newline, so no partial line is ever exported. */

@@ -14,8 +14,9 @@ import { RoomWriteService } from './room-write.service';
 import { RoomsReadModelModule } from './rooms-read-model.module';
 import { RoomsController } from './http/rooms.controller';
 import { SignedMessageLaneService } from './signed-message-lane.service';
+import { RoomHeadService } from './chain/room-head.service';
 
-/** Rooms: its read model, reads, long-polls, the unsigned and signed message lanes, export and the reaper. */
+/** Rooms: its read model, reads, long-polls, the unsigned and signed message lanes, export, signed heads and the reaper. */
 @Module({
   imports: [RoomsReadModelModule, OwnershipModule],
   controllers: [RoomsController],
@@ -30,6 +31,7 @@ import { SignedMessageLaneService } from './signed-message-lane.service';
     MessageLanesService,
     SignedMessageLaneService,
     RoomExportService,
+    RoomHeadService,
     RoomReaperService,
     RoomPresenter,
   ],
@@ -42,6 +44,7 @@ import { SignedMessageLaneService } from './signed-message-lane.service';
     RoomWriteGate,
     MessageLanesService,
     SignedMessageLaneService,
+    RoomHeadService,
   ],
 })
 export class RoomsModule {}

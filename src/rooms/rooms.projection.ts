@@ -12,6 +12,7 @@ import { RecordDeque } from './ring/record-deque';
 import { RingFileStore } from './ring/ring-file-store';
 import { TailCache } from './ring/tail-cache';
 import { unreachable } from '../common/unreachable';
+import { chainNext, chainOver, chainStart, legacyAnchor } from './chain/room-chain';
 
 interface RoomsSnapshot {
   readonly rooms: RoomMeta[];
@@ -34,6 +35,8 @@ export class RoomsProjection implements Projection {
   private live = 0;
   private liveBytes = 0;
   private readonly compactor: RingCompactor;
+  /** CHAT_ROOM_CHAIN: off only to measure what the chain costs (chains then stay ''). */
+  private readonly chained: boolean;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -41,6 +44,7 @@ export class RoomsProjection implements Projection {
     private readonly tails: TailCache,
   ) {
     this.compactor = new RingCompactor(files, config.ephemeralTtlSeconds);
+    this.chained = config.roomChain === 'on';
   }
 
   apply(event: ChatEvent): void {
@@ -120,8 +124,11 @@ export class RoomsProjection implements Projection {
     for (const [room, entries] of snapshot.nonces) this.nonces.set(room, NonceIndex.from(entries));
     this.live = 0;
     this.liveBytes = 0;
-    for (const meta of snapshot.rooms) {
-      this.metas.set(meta.name, { ...meta });
+    for (const saved of snapshot.rooms) {
+      const meta = { ...saved };
+      // A checkpoint from before issue 29 (no field) or written with the chain off (''):
+      if (meta.exists && !meta.chain) this.chainFromRing(meta);
+      this.metas.set(meta.name, meta);
       if (meta.exists) {
         this.live++;
         this.liveBytes += meta.bytes;
@@ -143,6 +150,7 @@ export class RoomsProjection implements Projection {
     meta.firstSeq = 0;
     meta.appended = 0;
     meta.lastWriteAt = event.at;
+    meta.anchor = meta.chain = this.chained ? chainStart(event.room, event.generation) : '';
     this.nonces.delete(event.room);
     this.files.delete(meta.file); // a leftover from a crash before any checkpoint named it
     this.live++;
@@ -170,6 +178,7 @@ export class RoomsProjection implements Projection {
     this.liveBytes += data.length;
     meta.records++;
     meta.head = event.seq;
+    if (this.chained) meta.chain = chainNext(meta.chain, data);
     if (meta.firstSeq === 0) meta.firstSeq = event.seq;
     meta.lastWriteAt = event.at;
     if (tail !== undefined && record !== null) this.tails.adjust(event.room, tail.push(record));
@@ -187,6 +196,7 @@ export class RoomsProjection implements Projection {
     meta.bytes = 0;
     meta.records = 0;
     meta.firstSeq = 0;
+    meta.anchor = meta.chain = '';
     this.nonces.delete(event.room);
     this.tails.drop(event.room);
   }
@@ -201,6 +211,10 @@ export class RoomsProjection implements Projection {
   private compact(meta: RoomMeta, atMicros: number): void {
     const result = this.compactor.compact(meta, Math.floor(this.ringLimit() / 2), atMicros);
     this.liveBytes += result.bytes - meta.bytes;
+    // The kept lines are the old file's last result.bytes: the anchor moves over the dropped ones.
+    if (this.chained) {
+      meta.anchor = chainOver(meta.anchor, this.files.readRange(meta.file, 0, meta.bytes - result.bytes));
+    }
     meta.file = result.file;
     meta.epoch = result.epoch;
     meta.bytes = result.bytes;
@@ -208,6 +222,24 @@ export class RoomsProjection implements Projection {
     meta.firstSeq = result.firstSeq;
     const tail = this.tails.peek(meta.name);
     if (tail !== undefined) this.tails.adjust(meta.name, -tail.dropBefore(result.firstSeq));
+  }
+
+  /**
+   * A room restored from a checkpoint written before rooms had chains (or with the chain off): it starts at h0 when
+   * the ring still holds the whole generation (epoch 0), else at a stand-in anchor derived from what
+   * the ring holds, and runs over the ring's bytes. Every node restoring equal rings gets equal values.
+   */
+  private chainFromRing(meta: RoomMeta): void {
+    if (!this.chained) {
+      meta.anchor = meta.chain = '';
+      return;
+    }
+    meta.anchor =
+      meta.epoch === 0
+        ? chainStart(meta.name, meta.generation)
+        : legacyAnchor(meta.name, meta.generation, meta.firstSeq);
+    meta.chain =
+      meta.bytes === 0 ? meta.anchor : chainOver(meta.anchor, this.files.readRange(meta.file, 0, meta.bytes));
   }
 
   private loadTail(meta: RoomMeta): RecordDeque {

@@ -5,6 +5,7 @@ import { decodeEvent, EVENT_TYPES } from '../events/event-codec';
 import { SegmentedEventLog } from '../log/file/segmented-event-log';
 import { LogPoint, parseArgs, parseLogPoint, reached, UsageError } from './cli-args';
 import { runTool } from './cli-runner';
+import { existingDataDir } from './data-dir-arg';
 
 const USAGE = [
   'usage: npm run events -- <data dir> [--room r] [--type t] [--since time|offset] [--until time|offset] [--from offset]',
@@ -71,7 +72,7 @@ async function main(argv: readonly string[]): Promise<void> {
   if (options.from !== undefined && !/^\d+$/.test(options.from))
     throw new UsageError('--from takes a log offset');
   const from = options.from === undefined ? undefined : Number(options.from);
-  await printEvents(positionals[0], filter, from, (line) => process.stdout.write(line));
+  await printEvents(existingDataDir(positionals[0]), filter, from, (line) => process.stdout.write(line));
 }
 
 if (require.main === module) {

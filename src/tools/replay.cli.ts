@@ -1,5 +1,6 @@
 import { parseArgs, parseLogPoint, UsageError } from './cli-args';
 import { runTool } from './cli-runner';
+import { existingDataDir } from './data-dir-arg';
 import { replay } from './replay';
 
 const USAGE = [
@@ -14,7 +15,7 @@ async function main(argv: readonly string[]): Promise<void> {
   const { positionals, options } = parseArgs(argv, ['until']);
   if (positionals.length !== 2) throw new UsageError('give the data directory and the new directory');
   const until = options.until === undefined ? undefined : parseLogPoint(options.until, 'until');
-  const report = await replay({ source: positionals[0], target: positionals[1], until });
+  const report = await replay({ source: existingDataDir(positionals[0]), target: positionals[1], until });
   process.stdout.write(
     `rebuilt ${positionals[1]} from ${report.base} at offset ${report.fromOffset}: ` +
       `${report.events} events applied, log head ${report.untilOffset}\n`,

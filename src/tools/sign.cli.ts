@@ -5,6 +5,7 @@ import { messageSigningPayload, noteSigningPayload } from '../identity/signing-p
 import { signingKeyFromSeed, SigningKey } from '../identity/signing-key';
 import { runTool } from './cli-runner';
 import { SignUsageError } from './errors/sign-usage.error';
+import { ReadSeedFile, readSeedFile, SEED_ENV, seedFrom } from './seed-source';
 
 /**
  * `node dist/tools/sign.cli.js`: signs one write and prints the signature, then the GET URL that
@@ -12,11 +13,13 @@ import { SignUsageError } from './errors/sign-usage.error';
  * form; the nonce defaults to the current millisecond clock, which counts up as the lane requires.
  */
 export const SIGN_USAGE = [
-  'usage: npm run sign -- --seed <hex> --room <room> [--nonce <n>] --text <text> [--base <url>]',
-  '       npm run sign -- --seed <hex> --ns <ns> --key <key> [--nonce <n>] --value <value> [--base <url>]',
+  'usage: npm run sign -- --seed-file <path> --room <room> [--nonce <n>] --text <text> [--base <url>]',
+  '       npm run sign -- --seed-file <path> --ns <ns> --key <key> [--nonce <n>] --value <value> [--base <url>]',
   '',
   'Signs one message (say-signed) or note write (set-signed) and prints the signature, then the URL.',
-  '  --seed    the 64-hex-digit seed from `npm run keygen`',
+  '  --seed-file  a file holding the seed from `npm run keygen` (its whole output will do); - reads stdin',
+  `  ${SEED_ENV}  the seed in the environment, when no --seed-file is given`,
+  '  --seed    the 64-hex-digit seed itself: visible to every user of the machine in `ps`; prefer the two above',
   '  --nonce   defaults to the current millisecond clock',
   '  --base    the service URL; default CHAT_PUBLIC_URL, else http://HOST:PORT from the environment',
   '            the service reads (127.0.0.1 and 8080 when unset)',
@@ -34,6 +37,7 @@ export function defaultBase(env: Readonly<Record<string, string | undefined>>): 
 
 const OPTIONS = {
   seed: { type: 'string' },
+  'seed-file': { type: 'string' },
   room: { type: 'string' },
   text: { type: 'string' },
   ns: { type: 'string' },
@@ -50,11 +54,11 @@ export function signCommand(
   argv: readonly string[],
   now: () => number = Date.now,
   env: Readonly<Record<string, string | undefined>> = {},
+  read: ReadSeedFile = readSeedFile,
 ): string {
   const { values } = parseArgs({ args: [...argv], options: OPTIONS, strict: true });
   const args: SignArgs = values;
-  if (args.seed === undefined) throw new SignUsageError('--seed is required');
-  const key = signingKeyFromSeed(args.seed);
+  const key = signingKeyFromSeed(seedFrom({ seed: args.seed, seedFile: args['seed-file'] }, env, read));
   const nonce = parseNonce(args.nonce ?? String(now()));
   const base = (args.base ?? defaultBase(env)).replace(/\/+$/, '');
   const { signature, path } = isNoteWrite(args) ? signNote(key, args, nonce) : signMessage(key, args, nonce);
@@ -101,7 +105,7 @@ function required(value: string | undefined, flag: string): string {
 
 if (require.main === module) {
   runTool(SIGN_USAGE, process.argv.slice(2), (argv) => {
-    // eslint-disable-next-line no-restricted-properties -- the tool reads the service's own PORT/HOST
+    // eslint-disable-next-line no-restricted-properties -- the service's PORT/HOST, and CHAT_SIGN_SEED
     process.stdout.write(signCommand(argv, Date.now, process.env));
   });
 }

@@ -1,5 +1,6 @@
 import { parseArgs, UsageError } from './cli-args';
 import { runTool } from './cli-runner';
+import { existingDataDir } from './data-dir-arg';
 import { formatFinding } from './verify/finding';
 import { verifyDataDir } from './verify/verify-data-dir';
 
@@ -16,10 +17,10 @@ const USAGE = [
 async function main(argv: readonly string[]): Promise<void> {
   const { positionals } = parseArgs(argv, []);
   if (positionals.length !== 1) throw new UsageError('give exactly one data directory');
-  const report = await verifyDataDir(positionals[0]);
+  const report = await verifyDataDir(existingDataDir(positionals[0]));
   const rings =
     report.ringsCompared === null ? 'not compared (the log is damaged)' : `${report.ringsCompared} compared`;
-  const summary = `${report.records} log records, ${report.signed} signed, ${report.checkpoints} checkpoints, ring files ${rings}`;
+  const summary = `${report.records} log records, ${report.signed} signed, ${report.checkpoints} checkpoints, ring files ${rings}, room chains ${report.chainsChecked} checked`;
   if (report.findings.length === 0) {
     process.stdout.write(`verify: OK: ${summary}\n`);
     return;

@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { nodeOptions } from '../../src/config/node-options';
 import { RESERVED_DESCRIPTORS } from '../../src/http/connections/connection-limits';
 
 const ROOT = join(__dirname, '..', '..');
@@ -44,10 +45,12 @@ describe('systemd unit (deploy/systemd/agent-chat.service)', () => {
     expect(readFileSync(join(ROOT, 'docs', 'operations.md'), 'utf8')).toContain(
       `(${connections.toLocaleString('en-US')} at \`ulimit -n ${limit}\`)`,
     );
-    const start = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts.start as string;
+    // npm start runs node with nodeOptions() once dist/node-options.cli.js has checked the configuration.
     const [execStart] = settings('ExecStart');
-    for (const flag of start.match(/--max-[a-z-]+=/g)!) expect(execStart).toContain(flag);
-    expect(execStart).toContain('--max-old-space-size=${CHAT_HEAP_MB}');
+    for (const option of nodeOptions({ heapMb: 1024 })) {
+      expect(execStart).toContain(option.replace('=1024', '=${CHAT_HEAP_MB}'));
+    }
+    expect(settings('ExecStartPre')).toEqual(['/usr/bin/node /opt/agent-chat/dist/node-options.cli.js']);
     expect(settings('Environment').join(' ')).toMatch(/CHAT_ROOT=\/var\/lib\/agent-chat/);
     expect(settings('StateDirectory')).toEqual(['agent-chat']);
   });

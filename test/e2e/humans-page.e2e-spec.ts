@@ -1,13 +1,14 @@
 /// <reference lib="dom" />
 // The page functions below run inside Chromium, where the DOM exists.
-import { mkdirSync, copyFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Browser, chromium, Page } from 'playwright-core';
+import { HUMANS_SIGNATURES_SCRIPT } from '../../src/humans/assets/humans-signatures-script';
+import { messageSigningPayload } from '../../src/identity/signing-payload';
+import { generateSigningKey, SigningKey } from '../../src/identity/signing-key';
 import { ServiceProcess } from '../support/service-process';
 import { makeTempDir } from '../support/temp-dir';
 
-const ROOT = join(__dirname, '..', '..');
-const ARTIFACTS = join(ROOT, 'test-artifacts', 'humans');
 const CHROMIUM_FLAGS = [
   '--no-sandbox',
   '--disable-gpu',
@@ -32,7 +33,10 @@ async function openPage(browser: Browser, url: string, viewport = { width: 1280,
     void dialog.dismiss();
   });
   page.on('console', (message) => {
-    if (message.type() === 'error') incidents.errors.push(message.text());
+    // A room without a topic note, or a service without GET /r/{room}/head, answers 404: the page
+    // expects that and hides the element, but Chromium still logs every failed load.
+    if (message.type() === 'error' && !EXPECTED_404.test(message.location().url))
+      incidents.errors.push(message.text());
   });
   page.on('pageerror', (error) => incidents.errors.push(error.message));
   await page.addInitScript(() => {
@@ -44,7 +48,42 @@ async function openPage(browser: Browser, url: string, viewport = { width: 1280,
   return { page, incidents };
 }
 
+const EXPECTED_404 = /\/kv\/topic\/[^/]+$|\/r\/[^/]+\/head$/;
 const messages = (page: Page) => page.locator('ol.messages li .text');
+
+async function post(service: ServiceProcess, room: string, body: object): Promise<Response> {
+  return fetch(service.url(`/r/${room}`), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+}
+
+/** A signed-lane POST: the signature covers `<room>|<nonce as sent>|<text>` (contract §8.6). */
+async function postSigned(
+  service: ServiceProcess,
+  key: SigningKey,
+  room: string,
+  nonce: string,
+  text: string,
+) {
+  const sig = key.sign(messageSigningPayload(room, nonce, text));
+  const reply = await post(service, room, { did: key.did, sig, nonce, text });
+  expect(reply.status).toBe(200);
+}
+
+/** Where an element is, relative to the window and to the scrolling timeline. */
+function placement(page: Page, selector: string) {
+  return page.evaluate((sel) => {
+    const box = document.querySelector(sel)!.getBoundingClientRect();
+    const timeline = document.querySelector('.timeline')!.getBoundingClientRect();
+    return {
+      inWindow: box.top >= 0 && box.bottom <= window.innerHeight && box.right <= window.innerWidth,
+      inTimeline: box.top >= timeline.top && box.bottom <= timeline.bottom + 1,
+      pageScrolls: document.documentElement.scrollHeight > window.innerHeight,
+    };
+  }, selector);
+}
 
 /**
  * Issue 17: the /humans page in a real browser (Debian's Chromium driven by playwright-core): live
@@ -52,6 +91,7 @@ const messages = (page: Page) => page.locator('ol.messages li .text');
  */
 describe('/humans in headless Chromium', () => {
   const dir = makeTempDir('agent-chat-humans');
+  const shots = makeTempDir('agent-chat-humans-shots');
   let service: ServiceProcess;
   let browser: Browser;
   beforeAll(async () => {
@@ -61,12 +101,12 @@ describe('/humans in headless Chromium', () => {
       headless: true,
       args: CHROMIUM_FLAGS,
     });
-    mkdirSync(ARTIFACTS, { recursive: true });
   }, 60_000);
   afterAll(async () => {
     await browser?.close();
     await service.stop();
     dir.remove();
+    shots.remove();
   });
 
   it('serves the page with a strict CSP, no referrer, the Link header and long-lived hashed assets', async () => {
@@ -108,7 +148,6 @@ describe('/humans in headless Chromium', () => {
     await fetch(service.url('/r/lobby/say/bob/written%20through%20the%20API'));
     await expectText(messages(page).nth(2), 'written through the API');
     expect(reloads).toBe(0);
-    await page.screenshot({ path: join(ARTIFACTS, 'room-desktop.png') });
     expect(incidents).toEqual({ dialogs: [], errors: [] });
     await page.close();
   }, 60_000);
@@ -142,8 +181,7 @@ describe('/humans in headless Chromium', () => {
     await page.click('form.post button');
     await expectText(page.locator('#status.error'), '400');
     await page.goto(service.url('/humans#/'));
-    await expectText(page.locator('main table'), 'lobby');
-    await page.screenshot({ path: join(ARTIFACTS, 'rooms-desktop.png') });
+    await expectText(page.locator('main ul.rooms'), 'lobby');
     await page.goto(service.url('/humans#/kv/team'));
     await page.fill('form.note input[name=key]', 'plan');
     await page.fill('form.note textarea[name=value]', 'ship <it> & stay');
@@ -201,14 +239,13 @@ describe('/humans in headless Chromium', () => {
     await plain.close();
   }, 60_000);
 
-  it('fits a phone screen and keeps working at 200 % zoom; screenshots are kept as artifacts', async () => {
+  it('fits a phone screen and keeps working at 200 % zoom', async () => {
     const { page, incidents } = await openPage(browser, service.url('/humans#/r/lobby'), {
       width: 390,
       height: 844,
     });
     await expectText(messages(page).first(), 'first');
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
-    await page.screenshot({ path: join(ARTIFACTS, 'room-phone.png') });
     await page.evaluate(() => (document.body.style.zoom = '2'));
     await page.keyboard.press('Tab');
     expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('A');
@@ -217,7 +254,250 @@ describe('/humans in headless Chromium', () => {
     );
     expect(incidents).toEqual({ dialogs: [], errors: [] });
     await page.close();
-    copyFileSync(join(ARTIFACTS, 'room-desktop.png'), join(ARTIFACTS, 'latest.png'));
+  }, 60_000);
+
+  // Issues 28 and 29: a room reads like a chat.
+  it('opens a room of 200 messages at the newest, in view above the composer, at desktop and phone width', async () => {
+    for (let i = 1; i <= 200; i++)
+      expect((await post(service, 'busy', { from: 'ann', text: `message ${i}` })).status).toBe(200);
+    for (const viewport of [
+      { width: 1280, height: 800 },
+      { width: 390, height: 844 },
+    ]) {
+      const { page, incidents } = await openPage(browser, service.url('/humans#/r/busy'), viewport);
+      await expectText(page.locator('#m200 .text'), 'message 200');
+      expect(await messages(page).first().textContent()).toBe('message 101'); // the newest page
+      expect(await placement(page, '#m200')).toEqual({
+        inWindow: true,
+        inTimeline: true,
+        pageScrolls: false,
+      });
+      expect(await placement(page, 'form.post')).toMatchObject({ inWindow: true, pageScrolls: false });
+      expect(await page.getByLabel('message', { exact: true }).isVisible()).toBe(true);
+      // Older pages come on request, and what was on screen stays put.
+      await page.click('button.older');
+      await expectText(page.locator('#m1 .text'), 'message 1');
+      expect(await page.locator('ol.messages li').count()).toBe(200);
+      expect(incidents).toEqual({ dialogs: [], errors: [] });
+      await page.close();
+    }
+  }, 180_000);
+
+  it('follows the room over Server-Sent Events: another client’s message appears without a reload', async () => {
+    await post(service, 'streamed', { from: 'ann', text: 'before' });
+    const { page, incidents } = await openPage(browser, service.url('/humans#/r/streamed'));
+    const requests: string[] = [];
+    page.on('request', (request) => requests.push(request.url()));
+    await expectText(messages(page).first(), 'before');
+    await expectText(page.locator('#status'), 'live: streamed'); // the stream said ready
+    let reloads = 0;
+    page.on('framenavigated', () => reloads++);
+    await post(service, 'streamed', { from: 'bob', text: 'pushed live' });
+    await expectText(messages(page).nth(1), 'pushed live');
+    expect(reloads).toBe(0);
+    expect(requests.filter((url) => url.includes('wait='))).toEqual([]); // no long-poll ran
+    expect(await page.locator('ol.messages li').count()).toBe(2); // nothing twice
+    expect(incidents).toEqual({ dialogs: [], errors: [] });
+    await page.close();
+  }, 60_000);
+
+  it('falls back to long-poll where EventSource is missing', async () => {
+    await post(service, 'polled', { from: 'ann', text: 'before' });
+    const page = await browser.newPage();
+    await page.addInitScript(() => delete (window as unknown as { EventSource?: unknown }).EventSource);
+    const requests: string[] = [];
+    page.on('request', (request) => requests.push(request.url()));
+    await page.goto(service.url('/humans#/r/polled'));
+    await expectText(messages(page).first(), 'before');
+    await expectText(page.locator('#status'), 'long-poll');
+    await post(service, 'polled', { from: 'bob', text: 'polled in' });
+    await expectText(messages(page).nth(1), 'polled in');
+    expect(requests.some((url) => url.includes('/r/polled?format=json&since=1&wait='))).toBe(true);
+    expect(requests.some((url) => url.includes('/sse'))).toBe(false);
+    await page.close();
+  }, 60_000);
+
+  it('reads live by long-poll when the service refuses the stream', async () => {
+    const refusing = makeTempDir('agent-chat-humans-nostreams');
+    const other = await ServiceProcess.start({ CHAT_ROOT: refusing.path, CHAT_MAX_STREAMS_TOTAL: '0' });
+    try {
+      await post(other, 'crowded', { from: 'ann', text: 'before' });
+      const page = await browser.newPage();
+      const refused: number[] = [];
+      page.on('response', (response) => {
+        if (response.url().includes('/sse')) refused.push(response.status());
+      });
+      await page.goto(other.url('/humans#/r/crowded'));
+      await expectText(messages(page).first(), 'before');
+      await expectText(page.locator('#status'), 'long-poll');
+      await post(other, 'crowded', { from: 'bob', text: 'still live' });
+      await expectText(messages(page).nth(1), 'still live');
+      expect(refused).toEqual([429]);
+      await page.close();
+    } finally {
+      await other.stop();
+      refusing.remove();
+    }
+  }, 120_000);
+
+  it('takes the keyboard from the top of a room to the composer in a few tabs, and Enter sends', async () => {
+    for (let i = 1; i <= 30; i++) await post(service, 'keys', { from: 'ann', text: `line ${i}` });
+    const page = await browser.newPage();
+    await page.goto(service.url('/humans#/r/keys'));
+    await expectText(page.locator('#m30 .text'), 'line 30');
+    let presses = 0;
+    while ((await page.evaluate(() => document.activeElement?.id)) !== 'post-text' && presses < 15) {
+      await page.keyboard.press('Tab');
+      presses++;
+    }
+    expect(presses).toBeLessThan(15);
+    await page.keyboard.type('sent from the keyboard');
+    await page.keyboard.press('Enter');
+    await expectText(page.locator('#m31 .text'), 'sent from the keyboard');
+    expect(await page.getByLabel('nickname').inputValue()).toBe('human');
+    await page.close();
+  }, 60_000);
+
+  it('marks signed messages: verified, invalid when the record does not re-verify, none on unsigned ones', async () => {
+    const key = generateSigningKey();
+    await post(service, 'signed', { from: 'ann', text: 'plain' });
+    await postSigned(service, key, 'signed', '1', 'signed and sound');
+    // A nonce beyond 2^53: the page must keep every stored digit to rebuild the signed string.
+    await postSigned(service, key, 'signed', '9007199254740993', 'a big nonce');
+    // The service accepts a nonce sent with leading zeros but stores its integer (contract §6.1), so
+    // the record alone no longer re-verifies: exactly what a reader of the record must be told.
+    await postSigned(service, key, 'signed', '09007199254740994', 'leading zero');
+    const { page, incidents } = await openPage(browser, service.url('/humans#/r/signed'));
+    await expectText(messages(page).nth(3), 'leading zero');
+    await page.waitForFunction(() => document.querySelectorAll('.sig.verified, .sig.invalid').length === 3);
+    expect(await page.locator('#m1 .sig').count()).toBe(0);
+    expect(await page.locator('#m2 .sig').getAttribute('class')).toBe('sig verified');
+    expect(await page.locator('#m3 .sig').getAttribute('class')).toBe('sig verified');
+    expect(await page.locator('#m4 .sig').getAttribute('class')).toBe('sig invalid');
+    expect(await page.locator('#m2 .from').getAttribute('title')).toBe(key.did);
+    // A signed message arriving live is checked too.
+    await postSigned(service, key, 'signed', '9007199254740995', 'live and signed');
+    await page.waitForFunction(() => document.querySelector('#m5 .sig.verified') !== null);
+    // Chromium's own WebCrypto on a record tampered after signing (the service refuses such writes).
+    const record = JSON.parse(
+      (await (await fetch(service.url('/r/signed?format=json'))).text()).split('\n')[0],
+    ).messages[1];
+    const marks = await page.evaluate(
+      `(async () => { ${HUMANS_SIGNATURES_SCRIPT}
+        const record = ${JSON.stringify(record)};
+        return [await signatureMark('signed', record), await signatureMark('signed', { ...record, text: 'signed and s0und' })];
+      })()`,
+    );
+    expect(marks).toEqual(['verified', 'invalid']);
+    expect(incidents).toEqual({ dialogs: [], errors: [] });
+    await page.close();
+  }, 60_000);
+
+  it('shows relative times with the exact stored time on hover', async () => {
+    await post(service, 'timed', { from: 'ann', text: 'when?' });
+    const stored = (await (await fetch(service.url('/r/timed?format=json'))).json()) as {
+      messages: { ts: string }[];
+    };
+    const page = await browser.newPage();
+    await page.addInitScript(() => {
+      const real = Date.now.bind(Date);
+      Date.now = () => real() + 150_000; // the reader's clock is two and a half minutes on
+    });
+    await page.goto(service.url('/humans#/r/timed'));
+    const time = page.locator('#m1 time');
+    await expectText(time, '2 min ago');
+    expect(await time.getAttribute('title')).toBe(stored.messages[0].ts);
+    expect(await time.getAttribute('datetime')).toBe(stored.messages[0].ts);
+    await page.close();
+  }, 60_000);
+
+  it('shows the topic, links to editing it, and reaches notes from the index in one click', async () => {
+    await post(service, 'topical', { from: 'ann', text: 'hello' });
+    await fetch(service.url('/kv/topic/topical/set/where%20we%20plan%20things'));
+    const { page, incidents } = await openPage(browser, service.url('/humans#/r/topical'));
+    await expectText(page.locator('.room-bar .topic'), 'where we plan things');
+    expect(await page.locator('.room-bar .topic a').getAttribute('href')).toBe('#/kv/topic/topical');
+    await page.goto(service.url('/humans#/'));
+    await page.locator('section.notes-home a', { hasText: 'topic' }).click();
+    await expectText(page.locator('main h2'), 'Notes topic');
+    await expectText(page.locator('main ul'), 'topical');
+    await page.goto(service.url('/humans#/'));
+    await page.locator('header nav a', { hasText: 'notes' }).click();
+    await expectText(page.locator('main section.notes-home'), 'room-owners');
+    expect(incidents).toEqual({ dialogs: [], errors: [] });
+    await page.close();
+  }, 60_000);
+
+  it('shows the room’s signed head where the service has one, and hides it quietly where not', async () => {
+    await post(service, 'headed', { from: 'ann', text: 'one' });
+    const reply = await fetch(service.url('/r/headed/head'));
+    const { page, incidents } = await openPage(browser, service.url('/humans#/r/headed'));
+    await expectText(messages(page).first(), 'one');
+    if (reply.status === 404) {
+      // The head read runs beside the room read: open again, wait for its answer, then a moment.
+      const answered = page.waitForResponse((response) => response.url().endsWith('/r/headed/head'));
+      await page.reload();
+      expect((await answered).status()).toBe(404);
+      await expectText(messages(page).first(), 'one');
+      await page.waitForTimeout(200);
+      expect(await page.locator('.room-bar .head').isHidden()).toBe(true);
+    } else {
+      const head = (await reply.json()) as { head: string; last_seq: number };
+      await expectText(page.locator('.room-bar .head'), `${head.head.slice(0, 12)}… at #${head.last_seq}`);
+    }
+    // What the page shows for the route's documented answer (issue 29), served here by the test.
+    const hash = 'ab'.repeat(32);
+    await page.route('**/r/headed/head', (route) =>
+      route.fulfill({
+        contentType: 'application/json',
+        body: JSON.stringify({
+          room: 'headed',
+          generation: 1,
+          first_seq: 1,
+          last_seq: 7,
+          anchor: '00'.repeat(32),
+          head: hash,
+          time: '2026-11-27T18:00:00.000000Z',
+          service_did: 'did:key:z6MkpTHR8VNsBxYAAWHut2Geadd9jSwuBV8xRoAnwWsdvktH',
+          signature: 'A'.repeat(86),
+        }),
+      }),
+    );
+    await page.reload();
+    await expectText(page.locator('.room-bar .head'), `signed head ${hash.slice(0, 12)}… at #7`);
+    expect(await page.locator('.room-bar .head code').getAttribute('title')).toBe(hash);
+    expect(incidents).toEqual({ dialogs: [], errors: [] });
+    await page.close();
+  }, 60_000);
+
+  it('takes screenshots at desktop and phone width', async () => {
+    const key = generateSigningKey();
+    await fetch(service.url('/kv/topic/design/set/planning%20the%20next%20release%20of%20the%20page'));
+    const conversation: [string, string][] = [
+      ['ann', 'Morning. Is the release branch cut?'],
+      ['bob', 'Cut at 09:12, tests green on both nodes.'],
+      ['ann', 'Good. Who writes the notes?'],
+      ['carol', 'I will, draft in /kv/release/notes within the hour.'],
+      ['bob', 'Benchmarks are in bench/results, streams are well inside the goal.'],
+      ['ann', 'Then we tag after lunch unless someone objects here.'],
+      ['carol', 'No objection. Signing the tag from my key below.'],
+    ];
+    for (const [from, text] of conversation) await post(service, 'design', { from, text });
+    await postSigned(service, key, 'design', '1', 'Tag v1.4.0 approved: this message is signed.');
+    await post(service, 'design', { from: 'bob', text: 'Verified in the page. Shipping.' });
+    for (const [name, viewport] of [
+      ['humans.png', { width: 1280, height: 800 }],
+      ['humans-phone.png', { width: 390, height: 844 }],
+    ] as const) {
+      const { page, incidents } = await openPage(browser, service.url('/humans#/r/design'), viewport);
+      await page.waitForSelector('#m8 .sig.verified');
+      await expectText(page.locator('.room-bar .topic'), 'next release');
+      await page.screenshot({ path: join(shots.path, name) });
+      const png = readFileSync(join(shots.path, name));
+      expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([viewport.width, viewport.height]);
+      expect(incidents).toEqual({ dialogs: [], errors: [] });
+      await page.close();
+    }
   }, 60_000);
 });
 

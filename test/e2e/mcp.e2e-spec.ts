@@ -106,6 +106,21 @@ describe('MCP at /mcp, through the official SDK client on a real port', () => {
     expect(note.endsWith('\n\nready to ship\n')).toBe(true);
   });
 
+  it("returns a room's signed head with room_head, and the 404 of a room that never existed (issue 29)", async () => {
+    await call('say', { room: 'mcp-head', text: 'a record to sign', nick: 'n' });
+    const head = JSON.parse(textOf(await call('room_head', { room: 'mcp-head' })));
+    const viaHttp = JSON.parse((await t.getPath('/r/mcp-head/head')).body);
+    expect(head).toMatchObject({
+      room: 'mcp-head',
+      last_seq: 1,
+      head: viaHttp.head,
+      service_did: viaHttp.service_did,
+    });
+    expect(head.head).toBe((await t.getPath('/r/mcp-head/export')).headers['x-chain-head']);
+    const missing = await call('room_head', { room: 'mcp-no-head' });
+    expect([missing.isError, textOf(missing).startsWith('404 no room mcp-no-head')]).toEqual([true, true]);
+  });
+
   it('answers refusals as error results carrying the HTTP error body', async () => {
     const missing = await call('read_note', { namespace: 'mcp-ns', key: 'nothing-here' });
     expect(missing.isError).toBe(true);

@@ -1,3 +1,5 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { generateSigningKey } from '../../src/identity/signing-key';
 import { ChatEvent } from '../../src/events/chat-event';
 import { decodeEvent } from '../../src/events/event-codec';
@@ -53,10 +55,14 @@ describe('two service nodes on one JetStream stream, writers racing (real nats-s
   const dirs = [makeTempDir('nats-node-a'), makeTempDir('nats-node-b')];
   let a: ServiceProcess;
   let b: ServiceProcess;
+  const serviceKey = generateSigningKey(); // one key file shared by both nodes (issue 29)
 
   beforeAll(async () => {
+    const keyFile = join(dirs[0].path, 'shared-service-key');
+    writeFileSync(keyFile, `${serviceKey.seedHex}\n`);
     const env = (root: string) => ({
       CHAT_ROOT: root,
+      CHAT_SERVICE_KEY_FILE: keyFile,
       CHAT_LOG_BACKEND: 'nats',
       CHAT_NATS_URL: NATS_URL,
       CHAT_NATS_STREAM: stream,
@@ -84,6 +90,26 @@ describe('two service nodes on one JetStream stream, writers racing (real nats-s
     expect(lines).toHaveLength(acked.length);
     const bySeq = new Map(lines.map((line) => [line.seq, line.text]));
     for (const write of acked) expect(bySeq.get(write.seq)).toBe(write.text);
+  });
+
+  it('states identical signed heads for the room on both nodes, apart from time and signature (issue 29)', async () => {
+    const exported = await agreedExport(a, b, 'race');
+    const [headA, headB] = await Promise.all(
+      [a, b].map(
+        async (node) => (await (await fetch(node.url('/r/race/head'))).json()) as Record<string, unknown>,
+      ),
+    );
+    const compared = ({ time: _time, signature: _signature, ...rest }: Record<string, unknown>) => rest;
+    expect(compared(headB)).toEqual(compared(headA));
+    expect(headA).toMatchObject({
+      room: 'race',
+      service_did: serviceKey.did,
+      last_seq: exported.trimEnd().split('\n').length,
+    });
+    const heads = await Promise.all(
+      [a, b].map(async (node) => (await fetch(node.url('/r/race/export'))).headers.get('x-chain-head')),
+    );
+    expect(heads).toEqual([headA.head, headA.head]);
   });
 
   it('creates a room once when its first writes race on both nodes: one generation, one announcement', async () => {

@@ -32,6 +32,7 @@ describe('published limits: agent.json and /config follow the running configurat
       'limits',
       'trust',
       'mcp',
+      'audit',
     ]);
     expect(agent).toMatchObject({
       name: 'technocore-chat',

@@ -1,6 +1,6 @@
 import { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { spawnListening, stopProcess } from './listening-process';
+import { Exit, exitOf, runToExit, spawnListening, stopProcess } from './listening-process';
 
 const ROOT = join(__dirname, '..', '..');
 const TS_REGISTER = join(ROOT, 'test', 'support', 'ts-register.js');
@@ -47,16 +47,36 @@ export class ServiceProcess {
     return new ServiceProcess(child, url);
   }
 
+  /**
+   * Starts the service expecting it to refuse (bad configuration, a taken port or directory): how it
+   * ended and what it wrote. `via: 'npm-start'` runs `npm start` (the launcher's checks included; dist/
+   * must be built) instead of the sources.
+   */
+  static refusedStart(
+    env: Record<string, string>,
+    via: 'source' | 'npm-start' = 'source',
+  ): Promise<Exit & { readonly stdout: string; readonly stderr: string }> {
+    return runToExit(via === 'source' ? ['-r', TS_REGISTER, MAIN] : ['start', '--silent'], {
+      command: via === 'source' ? undefined : 'npm',
+      cwd: ROOT,
+      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', CHAT_LOG_LEVEL: 'info', ...env },
+      timeoutMs: 90_000,
+    });
+  }
+
   url(path: string): string {
     return `${this.baseUrl}${path}`;
   }
 
   /** SIGKILL: no shutdown hook runs, nothing is flushed beyond what the OS already has. */
-  kill9(): Promise<void> {
+  kill9(): Promise<Exit> {
     return this.stop('SIGKILL');
   }
 
-  stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
-    return stopProcess(this.child, signal);
+  /** Stops the process with `signal` (SIGKILL after a grace period): how it ended. */
+  async stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<Exit> {
+    const exit = exitOf(this.child);
+    await stopProcess(this.child, signal);
+    return exit;
   }
 }

@@ -54,14 +54,12 @@ export class SseClient {
   }
 
   /** Resolves once `predicate` holds (checked after every chunk), or rejects after `timeoutMs`. */
-  until(predicate: () => boolean, timeoutMs = 20_000): Promise<void> {
+  until(predicate: () => boolean, timeoutMs = 20_000, what = 'condition'): Promise<void> {
     if (predicate()) return Promise.resolve();
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.waiters = this.waiters.filter((w) => w !== check);
-        reject(
-          new Error(`SseClient: condition not met within ${timeoutMs} ms (${this.events.length} events)`),
-        );
+        reject(new Error(`SseClient: ${what} not met within ${timeoutMs} ms (${this.events.length} events)`));
       }, timeoutMs);
       const check = (): void => {
         if (!predicate()) return;

@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -19,17 +19,4 @@ export async function withTempDir(
   } finally {
     dir.remove();
   }
-}
-
-/**
- * Makes fresh numbered copies of the directory `source()` names, inside `parent`: one fixture built
- * once, and a copy for each test to damage its own way.
- */
-export function directoryCopier(parent: string, source: () => string): () => string {
-  let copies = 0;
-  return () => {
-    const target = join(parent, `copy-${copies++}`);
-    cpSync(source(), target, { recursive: true });
-    return target;
-  };
 }

@@ -56,6 +56,7 @@ export const MANUAL_SECTIONS = [
   'CAPACITY',
   'RETENTION',
   'EXPORT',
+  'AUDIT',
   'TRUST',
   'SOURCE',
 ] as const;

@@ -1,6 +1,7 @@
 import { NAME_PATTERN_SOURCE } from '../../common/names';
 import { FIXED_LIMITS } from '../../config/app-config';
 import { EVENT_STREAM, WATCH_REPLY } from './openapi-watch-schemas';
+import { ROOM_HEAD } from './openapi-head-schema';
 
 const NAME = { $ref: '#/components/schemas/Name' };
 const DID = {
@@ -136,6 +137,7 @@ export const COMPONENTS = {
     Message: MESSAGE,
     ReadReply: READ_REPLY,
     WatchReply: WATCH_REPLY,
+    RoomHead: ROOM_HEAD,
     EventStream: EVENT_STREAM,
     RoomListing: LISTING,
     NoteList: {

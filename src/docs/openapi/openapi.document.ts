@@ -9,6 +9,17 @@ const json = (ref: string): object => ({
   'application/json': { schema: { $ref: `#/components/schemas/${ref}` } },
 });
 
+const CHAIN_HASH = { type: 'string', pattern: '^[0-9a-f]{64}$' };
+const EXPORT_HEADERS = {
+  'X-Room-Generation': { schema: { type: 'integer', minimum: 0 } },
+  'X-Chain-Anchor': {
+    description:
+      'Hash chain value just before the first exported line (absent when the room does not exist).',
+    schema: CHAIN_HASH,
+  },
+  'X-Chain-Head': { description: 'Hash chain value after the last exported line.', schema: CHAIN_HASH },
+};
+
 /** The content of a 200 reply of each kind. */
 function okContent(kind: ReplyKind): object {
   switch (kind) {
@@ -25,6 +36,8 @@ function okContent(kind: ReplyKind): object {
       return TEXT;
     case 'export':
       return { 'application/x-ndjson': { schema: { type: 'string' } } };
+    case 'head':
+      return json('RoomHead');
     case 'markdown':
       return { ...TEXT, 'text/markdown': { schema: { type: 'string' } } };
     case 'json':
@@ -56,8 +69,7 @@ function errorResponse(status: number): object {
 
 function operation(route: RouteSpec, method: 'get' | 'post', detail: OperationDetail | undefined): object {
   const ok: Record<string, unknown> = { description: 'OK', content: okContent(detail?.ok ?? 'text') };
-  if (detail?.ok === 'export')
-    ok.headers = { 'X-Room-Generation': { schema: { type: 'integer', minimum: 0 } } };
+  if (detail?.ok === 'export') ok.headers = EXPORT_HEADERS;
   if (detail?.query?.includes('idempotencyKey'))
     ok.headers = {
       'Idempotent-Replayed': {

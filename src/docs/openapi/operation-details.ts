@@ -6,6 +6,7 @@ export type ReplyKind =
   | 'noteText'
   | 'noteAck'
   | 'export'
+  | 'head'
   | 'text'
   | 'markdown'
   | 'json'
@@ -60,6 +61,7 @@ export const OPERATION_DETAILS: Readonly<Record<string, RouteDetail>> = {
     },
   },
   exportRoom: { get: { query: ['after'], ok: 'export', errors: [400, 429] } },
+  roomHead: { get: { ok: 'head', errors: [400, 404, 429] } },
   say: {
     get: { query: ['format', 'ref', ...KEYED_GET], ok: 'room', errors: [400, 403, 404, 410, 422, 429] },
   },
@@ -129,7 +131,7 @@ export const OPERATION_DETAILS: Readonly<Record<string, RouteDetail>> = {
 export const ERROR_MEANINGS: Readonly<Record<number, string>> = {
   400: 'Malformed name, parameter or body field; empty or too long text; bad signature encoding; stale nonce; capacity.',
   403: 'The room or namespace refuses this lane, or the signature does not verify (last line: the string to sign).',
-  404: 'No route matched (the body lists every route), or no such note.',
+  404: 'No route matched (the body lists every route), no such note, or (a head) no such room.',
   406: 'The MCP client does not accept application/json and text/event-stream.',
   408: 'The body did not arrive before the upload deadline; the connection closes.',
   409: 'A note condition failed; the last line is the value actually held.',

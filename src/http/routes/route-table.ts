@@ -51,6 +51,12 @@ export const ROUTES: readonly RouteSpec[] = [
     summary: "The room's retained ring as raw JSONL, byte for byte.",
   }),
   route({
+    operationId: 'roomHead',
+    template: '/r/{room}/head',
+    methods: READ,
+    summary: "The room's hash-chain head (anchor, head, first and last seq) signed by the service's did:key.",
+  }),
+  route({
     operationId: 'say',
     template: '/r/{room}/say/{nick}/{text}',
     methods: ['GET'],

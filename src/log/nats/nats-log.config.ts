@@ -1,13 +1,11 @@
 import { AppConfig } from '../../config/app-config';
+import { listItems } from '../../config/list-items';
 import { NatsLogOptions } from './nats-log.options';
 
 /** The JetStream backend's options from the validated configuration (CHAT_NATS_*). */
 export function natsLogOptionsFrom(config: AppConfig, logger: NatsLogOptions['logger']): NatsLogOptions {
   return {
-    servers: config.natsUrl
-      .split(',')
-      .map((url) => url.trim())
-      .filter((url) => url !== ''),
+    servers: listItems(config.natsUrl),
     stream: config.natsStream,
     replicas: config.natsReplicas,
     maxBytes: config.natsMaxBytes,

@@ -5,6 +5,7 @@ import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.tokens';
 import { RoomView } from '../read-side/room-view';
 import { RoomExport } from '../room-export.service';
+import { RoomHead } from '../chain/room-head';
 import { renderRoomJson } from './room-json.renderer';
 import { renderRoomTextBytes } from './room-text.renderer';
 import { Replies } from '../../http/reply';
@@ -98,6 +99,11 @@ export class RoomPresenter {
     return body;
   }
 
+  /** A signed head: JSON, never cached (it states the room now). */
+  head(reply: FastifyReply, head: RoomHead): void {
+    this.replies.json(reply, `${JSON.stringify(head)}\n`);
+  }
+
   export(reply: FastifyReply, exported: RoomExport): void {
     reply
       .code(200)
@@ -106,6 +112,9 @@ export class RoomPresenter {
       .header('cache-control', 'no-store')
       .header('x-content-type-options', 'nosniff')
       .header('x-robots-tag', 'noindex');
+    if (exported.chain !== null) {
+      reply.header('x-chain-anchor', exported.chain.anchor).header('x-chain-head', exported.chain.head);
+    }
     if (exported.body === null) reply.send('');
     else sendEncodedStream(reply, exported.body);
   }

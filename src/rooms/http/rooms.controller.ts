@@ -12,6 +12,7 @@ import { Query } from '../../http/url/query-parser';
 import { freeFormSegment } from '../../http/url/free-form-segment';
 import { MessageLanesService } from '../message-lanes.service';
 import { RoomExportService } from '../room-export.service';
+import { RoomHeadService } from '../chain/room-head.service';
 import { SignedMessageLaneService } from '../signed-message-lane.service';
 import { parseMessagePost } from './message-post.parser';
 import { parseRoomQuery } from './room-query';
@@ -44,6 +45,7 @@ export class RoomsController {
     private readonly lanes: MessageLanesService,
     private readonly signed: SignedMessageLaneService,
     private readonly exporter: RoomExportService,
+    private readonly heads: RoomHeadService,
     private readonly presenter: RoomPresenter,
   ) {}
 
@@ -87,6 +89,12 @@ export class RoomsController {
   @RateBucket('read')
   export(@Param('room') room: string, @Req() req: FastifyRequest, @Res() res: FastifyReply): void {
     this.presenter.export(res, this.exporter.open(room, (req.query as Query).after));
+  }
+
+  @Get(':room/head')
+  @RateBucket('read')
+  head(@Param('room') room: string, @Res() res: FastifyReply): void {
+    this.presenter.head(res, this.heads.head(room));
   }
 
   @Get(':room/say/:nick/*')

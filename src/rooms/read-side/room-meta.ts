@@ -24,6 +24,10 @@ export interface RoomMeta {
   file: string;
   /** Compaction epoch of that file. */
   epoch: number;
+  /** Chain hash just before the ring's oldest line, hex ('' when the room does not exist): room-chain.ts. */
+  anchor: string;
+  /** Chain hash after the ring's newest line (the anchor while the ring is empty), hex or ''. */
+  chain: string;
 }
 
 export function newRoomMeta(name: string): RoomMeta {
@@ -39,5 +43,7 @@ export function newRoomMeta(name: string): RoomMeta {
     lastWriteAt: 0,
     file: '',
     epoch: 0,
+    anchor: '',
+    chain: '',
   };
 }

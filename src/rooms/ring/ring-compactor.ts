@@ -15,8 +15,9 @@ export interface CompactionResult {
 
 /**
  * Ring compaction (contract §4): keep the newest records that fit in `keepBytes`, at most 81,920 of
- * them and never fewer than the newest one; `e-` rooms also drop records older than the TTL measured
- * from the triggering append's time (never the newest). The result goes to the next epoch's file; the
+ * them and never fewer than the newest one; `e-` rooms also drop the records before the first one
+ * younger than the TTL measured from the triggering append's time (never the newest). What is kept is
+ * always a suffix of the file's lines, so the dropped lines are the file's first bytes. The result goes to the next epoch's file; the
  * old file stays until no checkpoint names it. Deterministic: same file + same arguments → same bytes.
  */
 export class RingCompactor {
@@ -30,11 +31,14 @@ export class RingCompactor {
     let kept = lines.slice(-FIXED_LIMITS.maxRecordsPerRing);
     if (hasClass(meta.name, 'e')) {
       const cutoffMs = atMicros / 1000 - this.ephemeralTtlSeconds * 1000;
-      const fresh = kept.filter((line) => {
+      // From the first fresh line on, so the kept lines stay a suffix of the file and the room's
+      // hash chain runs on unbroken from the anchor (an older line between fresh ones, which clocks
+      // of two nodes can produce, is kept and hidden by the readers' own expiry filter).
+      const firstFresh = kept.findIndex((line) => {
         const tsMs = parseRecordLine(line)?.tsMs ?? null;
         return tsMs !== null && tsMs >= cutoffMs;
       });
-      kept = fresh.length > 0 ? fresh : kept.slice(-1);
+      kept = firstFresh >= 0 ? kept.slice(firstFresh) : kept.slice(-1);
     }
     const data = Buffer.from(kept.map((line) => `${line}\n`).join(''), 'utf8');
     const epoch = meta.epoch + 1;

@@ -1,5 +1,6 @@
 import { decodeEvent } from '../../events/event-codec';
 import { auditCheckpoints, checkpointedRingLengths } from './checkpoint-audit';
+import { auditChains } from './chain-audit';
 import { Finding } from './finding';
 import { auditLog, logBytes } from './log-audit';
 import { auditRings } from './ring-audit';
@@ -12,12 +13,15 @@ export interface VerifyReport {
   readonly checkpoints: number;
   /** Ring files compared with a replay, or null when the log was too damaged to replay. */
   readonly ringsCompared: number | null;
+  /** Ring files whose hash chain was checked against what checkpoints sealed. */
+  readonly chainsChecked: number;
   readonly findings: Finding[];
 }
 
 /**
  * The audit verifier (`npm run verify -- <dir>`): log frames and offsets, signatures of signed
- * records, checkpoint seals, what a start would refuse, and ring files against a replay of the log. Read-only and lock-free, so
+ * records, checkpoint seals, room hash chains against the checkpoints, what a start would refuse,
+ * and ring files against a replay of the log. Read-only and lock-free, so
  * it can run beside the service; it never stops at the first problem, so one run reports them all.
  */
 export async function verifyDataDir(root: string): Promise<VerifyReport> {
@@ -42,6 +46,8 @@ export async function verifyDataDir(root: string): Promise<VerifyReport> {
   findings.push(...log.findings);
   const checkpoints = await stage('checkpoints', findings, () => auditCheckpoints(root));
   findings.push(...(checkpoints?.findings ?? []));
+  const chains = await stage('rooms', findings, () => auditChains(root));
+  findings.push(...(chains?.findings ?? []));
   // Measured against a damaged log, the log's extent would only echo the damage reported above.
   if (log.findings.length === 0) {
     findings.push(...((await stage('checkpoints', findings, () => auditStartup(root, log))) ?? []));
@@ -55,7 +61,14 @@ export async function verifyDataDir(root: string): Promise<VerifyReport> {
     ringsCompared = rings?.compared ?? null;
     findings.push(...(rings?.findings ?? []));
   }
-  return { records: log.records, signed, checkpoints: checkpoints?.checked ?? 0, ringsCompared, findings };
+  return {
+    records: log.records,
+    signed,
+    checkpoints: checkpoints?.checked ?? 0,
+    ringsCompared,
+    chainsChecked: chains?.rooms ?? 0,
+    findings,
+  };
 }
 
 /** Runs one check; a check that cannot run at all (unreadable directory, replay refused) is a finding. */

@@ -12,13 +12,19 @@ import {
 import { join, relative } from 'node:path';
 import { CheckpointStore } from '../../../src/projections/checkpoint-store';
 import { verifyDataDir } from '../../../src/tools/verify/verify-data-dir';
-import { segmentFrames } from '../../support/segment-frames';
-import { startRefused } from '../../support/refused-start';
-import { directoryCopier, makeTempDir } from '../../support/temp-dir';
+import { ServiceProcess } from '../../support/service-process';
+import { dataDirCopier, frames } from '../../support/data-dir-files';
+import { makeTempDir } from '../../support/temp-dir';
 import { TestApp } from '../../support/test-app';
 
 const ROOT = join(__dirname, '..', '..', '..');
 const TS_REGISTER = join(ROOT, 'test', 'support', 'ts-register.js');
+
+/** Starts the real service on `root` expecting a refusal: its exit code and everything it wrote. */
+async function startRefused(root: string): Promise<{ code: number | null; output: string }> {
+  const run = await ServiceProcess.refusedStart({ CHAT_ROOT: root });
+  return { code: run.code, output: run.stdout + run.stderr };
+}
 
 /** SHA-256 of every file under `root` but LOCK (which names whoever opened the directory last). */
 function hashes(root: string): Record<string, string> {
@@ -42,14 +48,14 @@ function salvage(root: string, ...args: string[]): { code: number | null; stdout
 
 /** Byte positions of the frames of a segment. */
 function framePositions(path: string): number[] {
-  return segmentFrames(path).map((frame) => frame.position);
+  return frames(path).map((frame) => frame.position);
 }
 
 /** Issue 24 item 1: a start never deletes or rewrites bytes that may hold acknowledged records. */
 describe('a damaged data directory', () => {
   const dir = makeTempDir('agent-chat-damaged');
   let source: string;
-  const copy = directoryCopier(dir.path, () => source);
+  const copy = dataDirCopier(dir.path, () => source);
 
   beforeAll(async () => {
     const app = await TestApp.start(

@@ -3,7 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataDirLock } from '../../../src/storage/data-dir-lock';
 import { ServiceProcess } from '../../support/service-process';
-import { startRefused } from '../../support/refused-start';
+
+/** Starts the service on `root` expecting a refusal: its exit code, its output and how long it took. */
+async function startRefused(root: string): Promise<{ code: number | null; output: string; ms: number }> {
+  const started = Date.now();
+  const run = await ServiceProcess.refusedStart({ CHAT_ROOT: root });
+  return { code: run.code, output: run.stdout + run.stderr, ms: Date.now() - started };
+}
 
 describe('one process per data directory (issue 11 item 1)', () => {
   let root: string;

@@ -106,4 +106,46 @@ describe('metrics, scraped by a real Prometheus', () => {
       await guarded.stop();
     }
   });
+
+  it('publishes the build, requests in flight (a parked long-poll, until answered or abandoned) and latency by status class', async () => {
+    const scrape = async (): Promise<string> =>
+      (await fetch(`http://127.0.0.1:${METRICS_PORT}/metrics`)).text();
+    const inFlight = async (): Promise<number> =>
+      Number(/^chat_http_requests_in_flight (\d+)$/m.exec(await scrape())![1]);
+    const body = await scrape();
+    // Run from the sources there is no dist/build-info.json: the package version, no commit.
+    expect(body).toContain(`chat_build_info{version="0.1.0",commit="",node="${process.version}"} 1`);
+    expect(await inFlight()).toBe(0);
+
+    expect((await fetch(service.url('/r/inflight/say/a/first'))).status).toBe(200);
+    const abandoned = new AbortController();
+    const parked = fetch(service.url('/r/inflight?since=1&wait=8'), { signal: abandoned.signal }).catch(
+      () => null,
+    );
+    const answered = fetch(service.url('/r/inflight?since=1&wait=8'));
+    const until = async (count: number): Promise<number> => {
+      const deadline = Date.now() + 10_000;
+      let now = await inFlight();
+      while (now !== count && Date.now() < deadline) {
+        await pause(100);
+        now = await inFlight();
+      }
+      return now;
+    };
+    expect(await until(2)).toBe(2);
+    abandoned.abort();
+    await parked;
+    expect(await until(1)).toBe(1); // the client went away: no reply was sent, the count still drops
+    expect((await fetch(service.url('/r/inflight/say/a/second'))).status).toBe(200);
+    expect((await answered).status).toBe(200);
+    expect(await until(0)).toBe(0);
+
+    const after = await scrape();
+    expect(after).toMatch(
+      /^chat_http_request_duration_seconds_count\{method="GET",route="\/r\/:room\/say\/:nick\/\*",status_class="2xx"\} [1-9]/m,
+    );
+    expect(after).toMatch(
+      /^chat_http_request_duration_seconds_count\{method="GET",route="unmatched",status_class="4xx"\} [1-9]/m,
+    );
+  }, 60_000);
 });

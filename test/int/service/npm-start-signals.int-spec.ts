@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { spawnListening, stopProcess } from '../../support/listening-process';
+import { exitOf, spawnListening, stopProcess } from '../../support/listening-process';
 
 const ROOT = join(__dirname, '..', '..', '..');
 
@@ -20,7 +20,7 @@ describe('signals sent to the npm start process', () => {
   afterEach(() => rmSync(root, { recursive: true, force: true }));
 
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-    it(`${signal} to npm stops the service gracefully and frees the port`, async () => {
+    it(`${signal} to npm stops the service gracefully, exits 0 and frees the port`, async () => {
       const { child, url } = await spawnListening(['start'], {
         command: 'npm',
         cwd: ROOT,
@@ -30,7 +30,10 @@ describe('signals sent to the npm start process', () => {
       let output = '';
       child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
       expect((await fetch(`${url}/r/npm/say/a/before-stop`)).status).toBe(200);
+      const exit = exitOf(child);
       await stopProcess(child, signal);
+      // A graceful stop is a success (issue 25): npm passes on node's 0, not 143 or 130.
+      expect(await exit).toEqual({ code: 0, signal: null });
       // The node process (not just npm) is gone: nothing listens on the port any more.
       await expect(fetch(`${url}/healthz`)).rejects.toThrow();
       const stopped =

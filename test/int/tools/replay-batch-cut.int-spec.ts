@@ -6,7 +6,7 @@ import { SegmentedEventLog } from '../../../src/log/file/segmented-event-log';
 import { formatFinding } from '../../../src/tools/verify/finding';
 import { replay } from '../../../src/tools/replay';
 import { verifyDataDir } from '../../../src/tools/verify/verify-data-dir';
-import { segmentFrames } from '../../support/segment-frames';
+import { frames } from '../../support/data-dir-files';
 import { TestApp } from '../../support/test-app';
 
 const quiet = { log: () => undefined, warn: () => undefined };
@@ -75,7 +75,7 @@ describe('replay --until and batches', () => {
     for (const name of readdirSync(join(old, 'log'))) {
       const path = join(old, 'log', name);
       const bytes = readFileSync(path);
-      for (const frame of segmentFrames(path)) encodeFrame(frame.payload).copy(bytes, frame.position);
+      for (const frame of frames(path)) encodeFrame(frame.payload).copy(bytes, frame.position);
       writeFileSync(path, bytes);
     }
     expect((await records(old)).every((record) => !record.continues)).toBe(true);

@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { signingKeyFromSeed } from '../../../src/identity/signing-key';
 import { makeTempDir } from '../../support/temp-dir';
@@ -8,7 +9,7 @@ const TS_REGISTER = join(ROOT, 'test', 'support', 'ts-register.js');
 const SEED = '9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60';
 
 /** Runs a tool from source as `npm run <tool>` runs its build: same entry, same exit codes. */
-function tool(name: string, args: readonly string[], env: Record<string, string> = {}) {
+function tool(name: string, args: readonly string[], env: Record<string, string> = {}, input?: string) {
   const result = spawnSync(
     process.execPath,
     ['-r', TS_REGISTER, join(ROOT, 'src', 'tools', `${name}.cli.ts`), ...args],
@@ -17,6 +18,7 @@ function tool(name: string, args: readonly string[], env: Record<string, string>
       env: { PATH: process.env.PATH, ...env },
       encoding: 'utf8',
       timeout: 30_000,
+      input,
     },
   );
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
@@ -76,5 +78,43 @@ describe('command-line tools', () => {
       /^http:\/\/h:1\//,
     );
     expect(urlOf(tool('sign', args).stdout)).toMatch(/^http:\/\/127\.0\.0\.1:8080\//);
+  });
+
+  for (const [name, args] of [
+    ['verify', []],
+    ['events', []],
+    ['replay', [join('x', 'copy')]],
+  ] as const) {
+    it(`${name} on a missing data directory prints one line naming it and exits 1`, () => {
+      const missing = join(dir.path, 'no-such-dir');
+      const { code, stdout, stderr } = tool(name, [missing, ...args]);
+      expect(code).toBe(1);
+      expect(stdout).toBe('');
+      expect(stderr).toBe(
+        `${missing}: no such directory (give the service's data directory, its CHAT_ROOT)\n`,
+      );
+    });
+  }
+
+  it('sign takes the seed from a file, stdin or CHAT_SIGN_SEED, so it need not be on the command line', () => {
+    const args = ['--room', 'r', '--nonce', '1', '--text', 'hi'];
+    const expected = tool('sign', ['--seed', SEED, ...args]);
+    expect(expected.code).toBe(0);
+    const keyFile = join(dir.path, 'me.key');
+    writeFileSync(keyFile, `seed: ${SEED}\ndid:  ${signingKeyFromSeed(SEED).did}\n`); // keygen's output
+    const seedOnly = join(dir.path, 'seed.txt');
+    writeFileSync(seedOnly, `${SEED}\n`);
+    expect(tool('sign', ['--seed-file', keyFile, ...args])).toEqual(expected);
+    expect(tool('sign', ['--seed-file', seedOnly, ...args])).toEqual(expected);
+    expect(tool('sign', ['--seed-file', '-', ...args], {}, `${SEED}\n`)).toEqual(expected);
+    expect(tool('sign', args, { CHAT_SIGN_SEED: SEED })).toEqual(expected);
+    const none = tool('sign', args);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toMatch(
+      /^give the seed: --seed-file <path> \(- for stdin\), CHAT_SIGN_SEED, or --seed <hex>\n/,
+    );
+    const missing = tool('sign', ['--seed-file', join(dir.path, 'none.key'), ...args]);
+    expect(missing).toMatchObject({ code: 1, stdout: '' });
+    expect(missing.stderr).toBe(`--seed-file ${join(dir.path, 'none.key')}: no such file\n`);
   });
 });

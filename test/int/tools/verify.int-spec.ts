@@ -1,14 +1,19 @@
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { encodeFrame } from '../../../src/log/file/frame';
 import { signingKeyFromSeed } from '../../../src/identity/signing-key';
 import { CheckpointStore } from '../../../src/projections/checkpoint-store';
 import { checkpointedRingLengths } from '../../../src/tools/verify/checkpoint-audit';
 import { verifyDataDir } from '../../../src/tools/verify/verify-data-dir';
-import { formatFinding } from '../../../src/tools/verify/finding';
-import { segmentFrames } from '../../support/segment-frames';
-import { directoryCopier, makeTempDir } from '../../support/temp-dir';
+import {
+  dataDirCopier,
+  frames,
+  rings,
+  segments,
+  verifyProblems,
+  withFrameRewritten,
+} from '../../support/data-dir-files';
+import { makeTempDir } from '../../support/temp-dir';
 import { ServiceProcess } from '../../support/service-process';
 import { TestApp } from '../../support/test-app';
 
@@ -16,28 +21,13 @@ const ROOT = join(__dirname, '..', '..', '..');
 const TS_REGISTER = join(ROOT, 'test', 'support', 'ts-register.js');
 const KEY = signingKeyFromSeed('9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60');
 
-const segments = (root: string): string[] =>
-  readdirSync(join(root, 'log'))
-    .filter((name) => name.endsWith('.log'))
-    .sort()
-    .map((name) => join(root, 'log', name));
-const rings = (root: string): string[] =>
-  readdirSync(join(root, 'rooms'))
-    .filter((name) => name.endsWith('.jsonl'))
-    .sort()
-    .map((name) => join(root, 'rooms', name));
-
-const frames = segmentFrames;
-
-async function problems(root: string): Promise<string[]> {
-  return (await verifyDataDir(root)).findings.map(formatFinding);
-}
+const problems = verifyProblems;
 
 /** Issue 16: `npm run verify` proves a data directory intact, and names exactly what is not. */
 describe('the audit verifier', () => {
   const dir = makeTempDir('agent-chat-verify');
   let source: string;
-  const copy = directoryCopier(dir.path, () => source);
+  const copy = dataDirCopier(dir.path, () => source);
 
   beforeAll(async () => {
     const app = await TestApp.start({ logRetention: 'keep', checkpointEvents: 20 });
@@ -105,10 +95,15 @@ describe('the audit verifier', () => {
     bytes[at + 8] = '6'.charCodeAt(0);
     writeFileSync(ring, bytes);
     const found = await problems(root);
-    expect(found).toHaveLength(1);
-    expect(found[0]).toMatch(
-      new RegExp(`^rooms/alpha\\.[^ ]+\\.jsonl byte ${at + 8}: differs from the replayed file at line \\d+`),
-    );
+    // The checkpoint's sealed chain (issue 29) finds it too, as the range the checkpoint sealed.
+    expect(found).toEqual([
+      expect.stringMatching(/^rooms\/alpha\.[^ ]+\.jsonl byte 0: hash chain: bytes 0 to \d+/),
+      expect.stringMatching(
+        new RegExp(
+          `^rooms/alpha\\.[^ ]+\\.jsonl byte ${at + 8}: differs from the replayed file at line \\d+`,
+        ),
+      ),
+    ]);
   });
 
   it('a ring file cut at a line: accepted down to what the newest checkpoint records, damage below it', async () => {
@@ -130,12 +125,14 @@ describe('the audit verifier', () => {
     const checked = copy();
     const name = ring.slice(ring.lastIndexOf('/') + 1);
     const recorded = (await checkpointedRingLengths(checked)).get(name)!;
-    const [checkpointOffset] = new CheckpointStore(checked).offsets();
-    const checkpointName = `${String(checkpointOffset).padStart(20, '0')}.ckpt`;
     const below = bytes.lastIndexOf(0x0a, recorded - 2) + 1;
     truncateSync(join(checked, 'rooms', name), below);
+    const [checkpointOffset] = new CheckpointStore(checked).offsets();
     expect(await problems(checked)).toEqual([
-      `checkpoints/${checkpointName}: a start would refuse: ring file ${name} holds ${below} bytes, the checkpoint at ${checkpointOffset} needs ${recorded}`,
+      expect.stringMatching(
+        new RegExp(`^rooms/alpha\\.[^ ]+ byte ${below}: hash chain: .* sealed ${recorded} bytes`),
+      ),
+      `checkpoints/${String(checkpointOffset).padStart(20, '0')}.ckpt: a start would refuse: ring file ${name} holds ${below} bytes, the checkpoint at ${checkpointOffset} needs ${recorded}`,
       expect.stringMatching(
         new RegExp(`^rooms/alpha\\.[^ ]+ byte ${below}: is ${below} bytes, but replaying`),
       ),
@@ -144,12 +141,14 @@ describe('the audit verifier', () => {
 
   it('a missing ring file: damage when a checkpoint names it, accepted when none does (a start rebuilds it)', async () => {
     const named = copy();
-    const ring = rings(named).find((path) => path.includes('alpha'))!;
-    rmSync(ring);
-    expect(await problems(named)).toEqual([
+    rmSync(rings(named).find((path) => path.includes('alpha'))!);
+    const found = await problems(named);
+    expect(found).toContainEqual(
       expect.stringMatching(/a start would refuse: ring file alpha\.[^ ]+ is missing/),
+    );
+    expect(found).toContainEqual(
       expect.stringMatching(/^rooms\/alpha\.[^ ]+: missing: replaying the log produces \d+ bytes$/),
-    ]);
+    );
     const bare = copy();
     rmSync(join(bare, 'checkpoints'), { recursive: true, force: true });
     rmSync(rings(bare).find((path) => path.includes('alpha'))!);
@@ -168,14 +167,7 @@ describe('the audit verifier', () => {
       const forged = Buffer.from(
         frame.payload.toString('utf8').replaceAll('signed hello 3', 'signed hellO 3'),
       );
-      writeFileSync(
-        segment,
-        Buffer.concat([
-          bytes.subarray(0, frame.position),
-          encodeFrame(forged),
-          bytes.subarray(frame.position + 8 + frame.payload.length),
-        ]),
-      );
+      writeFileSync(segment, withFrameRewritten(bytes, frame, forged));
     }
     const found = await problems(root);
     expect(
@@ -238,7 +230,7 @@ describe('the audit verifier', () => {
     const ok = run(copy());
     expect(ok.status).toBe(0);
     expect(ok.stdout).toMatch(
-      /^verify: OK: \d+ log records, 6 signed, \d+ checkpoints, ring files \d+ compared\n$/,
+      /^verify: OK: \d+ log records, 6 signed, \d+ checkpoints, ring files \d+ compared, room chains \d+ checked\n$/,
     );
     const damaged = copy();
     const ring = rings(damaged)[0];

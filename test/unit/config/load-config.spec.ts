@@ -57,19 +57,21 @@ describe('configuration', () => {
       throw new Error('accepted');
     };
     expect(message({ PORT: 'eighty' })).toBe(
-      'invalid configuration:\n  PORT=eighty: must be a whole number from 0 to 65535',
+      'invalid configuration: PORT=eighty: must be a whole number from 0 to 65535',
     );
     expect(message({ CHAT_HEAP_MB: '100' })).toBe(
-      'invalid configuration:\n  CHAT_HEAP_MB=100: must be a whole number of at least 256',
+      'invalid configuration: CHAT_HEAP_MB=100: must be a whole number from 256 to 1048576',
     );
     expect(message({ CHAT_FSYNC: 'sometimes' })).toBe(
-      'invalid configuration:\n  CHAT_FSYNC=sometimes: must be one of always, interval, none (or 1 for always, 0 for none)',
+      'invalid configuration: CHAT_FSYNC=sometimes: must be one of always, interval, none (or 1 for always, 0 for none)',
     );
     expect(message({ CHAT_MAX_WAIT: 'soon' })).toBe(
-      'invalid configuration:\n  CHAT_MAX_WAIT=soon: must be a number from 0 to 300',
+      'invalid configuration: CHAT_MAX_WAIT=soon: must be a number from 0 to 300',
     );
+    // Several bad values: one line, one clause each (the fatal log line stays one line to read).
     const both = message({ PORT: '-1', CHAT_ROOT: '', CHAT_CHECKPOINTS_KEEP: '0' });
-    expect(both.split('\n')).toHaveLength(3);
+    expect(both).not.toContain('\n');
+    expect(both.split('; ')).toHaveLength(2);
     expect(both).not.toMatch(/\b(port|checkpointsKeep|heapMb)\b/);
   });
 
@@ -86,11 +88,99 @@ describe('configuration', () => {
     expect(row).toContain('`none` (or `0`)');
   });
 
-  it('documents every knob in the README configuration table', () => {
+  describe('the README configuration table (issue 25: table and code in step, both ways)', () => {
     const readme = readFileSync(join(__dirname, '..', '..', '..', 'README.md'), 'utf8');
-    for (const knob of KNOBS) expect(readme).toContain(`| \`${knob.env}\` |`);
-    expect(new Set(KNOBS.map((k) => k.field)).size).toBe(KNOBS.length);
-    const fields = Object.keys(new AppConfig());
-    expect(KNOBS.map((k) => k.field as string).sort()).toEqual(fields.sort());
+    const section = readme.slice(
+      readme.indexOf('\n## Configuration\n'),
+      readme.indexOf('\n## ', readme.indexOf('\n## Configuration\n') + 1),
+    );
+    const rows = section
+      .split('\n')
+      .map((line) => /^\| `([A-Z_]+)` \| (.*?) \| /.exec(line))
+      .filter((match): match is RegExpExecArray => match !== null)
+      .map(([, env, defaultCell]) => ({ env, defaultCell }));
+    /** Defaults derived from other values or the machine: the table says how, not a literal. */
+    const DERIVED = ['CHAT_MAX_NOTES_PER_NS', 'CHAT_MAX_NOTES_TOTAL', 'CHAT_VERIFY_WORKERS'];
+
+    it('lists exactly the variables the code reads, each once, in the code’s order', () => {
+      expect(rows.map((row) => row.env)).toEqual(KNOBS.map((knob) => knob.env));
+      expect(new Set(KNOBS.map((k) => k.field)).size).toBe(KNOBS.length);
+      const fields = Object.keys(new AppConfig());
+      expect(KNOBS.map((k) => k.field as string).sort()).toEqual(fields.sort());
+    });
+
+    it('states each default the code has', () => {
+      const defaults = new AppConfig() as unknown as Record<string, unknown>;
+      const derived: string[] = [];
+      for (const { env, defaultCell } of rows) {
+        const knob = KNOBS.find((k) => k.env === env)!;
+        const literal = /^`([^`]*)`$/.exec(defaultCell);
+        const code = String(defaults[knob.field]);
+        if (literal !== null) expect({ env, default: literal[1] }).toEqual({ env, default: code });
+        else if (defaultCell.startsWith('*(empty'))
+          expect({ env, default: '' }).toEqual({ env, default: code });
+        else derived.push(env);
+      }
+      expect(derived).toEqual(DERIVED);
+    });
+  });
+
+  it('accepts an absolute http(s) public URL or none, and refuses anything else', () => {
+    for (const good of ['', 'https://chat.example', 'http://127.0.0.1:8080/', 'https://example.org/chat']) {
+      expect(loadConfig({ CHAT_PUBLIC_URL: good }).publicUrl).toBe(good);
+    }
+    for (const bad of [
+      'notaurl',
+      'chat.example',
+      '/chat',
+      'ftp://chat.example',
+      'https://x/?a=1',
+      'https://x/#a',
+    ]) {
+      expect(() => loadConfig({ CHAT_PUBLIC_URL: bad })).toThrow(
+        `CHAT_PUBLIC_URL=${bad}: must be an absolute http:// or https:// URL without query or fragment, or empty`,
+      );
+    }
+  });
+
+  it('accepts CORS origins as a browser sends them, or *', () => {
+    for (const good of [
+      '',
+      '*',
+      'https://app.example',
+      'http://localhost:3000, https://a.example',
+      'https://a.example,*',
+    ]) {
+      expect(loadConfig({ CHAT_CORS_ORIGINS: good }).corsOrigins).toBe(good.trim());
+    }
+    // A path, a trailing slash or capitals never equal an Origin header: the origin would never match.
+    for (const bad of [
+      'app.example',
+      'https://app.example/',
+      'https://App.example',
+      'https://a.example/x',
+      'null',
+    ]) {
+      expect(() => loadConfig({ CHAT_CORS_ORIGINS: bad })).toThrow(
+        `CHAT_CORS_ORIGINS=${bad}: must be comma-separated origins (scheme://host[:port], as a browser sends them) or *`,
+      );
+    }
+  });
+
+  it('accepts NATS servers as nats://, tls:// or host:port, and refuses http:// and an empty list', () => {
+    for (const good of [
+      'nats://127.0.0.1:4222',
+      'tls://nats.example:4222',
+      'nats-1:4222,nats-2:4222',
+      'nats',
+      '[::1]:4222',
+    ]) {
+      expect(loadConfig({ CHAT_NATS_URL: good }).natsUrl).toBe(good);
+    }
+    for (const bad of ['http://nats:4222', 'https://nats:4222', ',', 'nats://', 'host:port:x']) {
+      expect(() => loadConfig({ CHAT_NATS_URL: bad })).toThrow(
+        `CHAT_NATS_URL=${bad}: must be comma-separated NATS servers`,
+      );
+    }
   });
 });

@@ -1,12 +1,17 @@
 import { ManualClock } from '../../../src/common/clock';
 import { buildConfig } from '../../../src/config/load-config';
 import { DocumentsService } from '../../../src/docs/documents.service';
+import { ServiceKey } from '../../../src/identity/service-key';
+import { makeTempDir } from '../../support/temp-dir';
 
 describe('document cache under a rotating Host (issue 18 item 6)', () => {
+  const dir = makeTempDir('agent-chat-docs');
+  afterAll(() => dir.remove());
+  const serviceKey = new ServiceKey(buildConfig({ root: dir.path }));
   it('keeps the rendering of a base in use while hundreds of one-off hosts pass', () => {
     // Given a base asked for twice (a real client: its rendering is kept)
     const clock = new ManualClock();
-    const documents = new DocumentsService(buildConfig({}), clock);
+    const documents = new DocumentsService(buildConfig({}), clock, serviceKey);
     const legit = documents.bytes('manual', 'http://chat.example:8080');
     expect(documents.bytes('manual', 'http://chat.example:8080')).toBe(legit);
     // When 300 distinct Host values are sent, a second apart
@@ -20,7 +25,7 @@ describe('document cache under a rotating Host (issue 18 item 6)', () => {
   });
 
   it('renders at most 16 unseen bases a second; past that a one-off host gets relative links', () => {
-    const documents = new DocumentsService(buildConfig({}), new ManualClock());
+    const documents = new DocumentsService(buildConfig({}), new ManualClock(), serviceKey);
     const relative = documents.bytes('openapi', '');
     const served = Array.from({ length: 200 }, (_, i) =>
       documents.bytes('openapi', `http://burst-${i}.example`),
@@ -35,6 +40,7 @@ describe('document cache under a rotating Host (issue 18 item 6)', () => {
     const documents = new DocumentsService(
       buildConfig({ publicUrl: 'https://chat.example' }),
       new ManualClock(),
+      serviceKey,
     );
     // The controller resolves every Host to the public URL; the cache then holds one base
     const first = documents.bytes('manual', 'https://chat.example');

@@ -1,3 +1,4 @@
+import { generateSigningKey } from '../../../src/identity/signing-key';
 import { buildConfig } from '../../../src/config/load-config';
 import { docContext } from '../../../src/docs/doc-context';
 import { openApiDocument } from '../../../src/docs/openapi/openapi.document';
@@ -6,7 +7,10 @@ import { ROUTES } from '../../../src/http/routes/route-table';
 import { openApiProblems } from '../../support/openapi-structure';
 
 describe('OpenAPI generated from the route table', () => {
-  const doc = openApiDocument(docContext(buildConfig({}), '')) as Record<string, unknown>;
+  const doc = openApiDocument(docContext(buildConfig({}), '', generateSigningKey().did)) as Record<
+    string,
+    unknown
+  >;
   const paths = doc.paths as Record<string, Record<string, unknown>>;
 
   it('has exactly one path per route, with an operation per method', () => {
