@@ -24,6 +24,7 @@ export type ErrorCode =
   | 'log_corrupted'
   | 'projection_failed'
   | 'storage_full'
+  | 'stored_not_applied'
   | 'malformed_request'
   | 'request_timeout'
   | 'request_head_too_large'

@@ -25,6 +25,7 @@ export const ERROR_STATUS: Readonly<Record<ErrorCode, number>> = {
   log_corrupted: 503,
   projection_failed: 503,
   storage_full: 507,
+  stored_not_applied: 503,
   // Refusals made below the routes (Node's parser and timers, Fastify), issue 24 item 8:
   malformed_request: 400,
   request_timeout: 408,

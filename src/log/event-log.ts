@@ -18,6 +18,11 @@
 export interface LogRecord {
   readonly offset: number;
   readonly payload: Buffer;
+  /**
+   * The next record belongs to the same append (a batch stored atomically): a cut between them would
+   * split it. Set by the file log (FORMAT.md, Batches); absent elsewhere and in logs written before it.
+   */
+  readonly continues?: boolean;
 }
 
 export interface AppendResult {

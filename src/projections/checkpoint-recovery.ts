@@ -9,11 +9,52 @@ import { Projection } from './projection';
 /** The data directory does not hold a state this build can recover to. */
 export class RecoveryError extends Error {}
 
+/** What start-up recovery checks against the newest intact checkpoint (null: none). */
+export interface RecoveryInputs {
+  readonly checkpoint: { readonly offset: number; readonly files: Readonly<Record<string, number>> } | null;
+  readonly logFirstOffset: number;
+  readonly logHead: number;
+  /** A ring file's length in bytes, -1 when it is missing. */
+  readonly sizeOf: (file: string) => number;
+}
+
+/**
+ * Why a start would refuse to recover (empty: it recovers). One function for the service, which
+ * refuses on the first reason before changing any file, and for `npm run verify`, which reports every
+ * reason, so the verifier never calls OK a directory a start refuses (issue 24 item 3).
+ */
+export function recoveryRefusals(inputs: RecoveryInputs): string[] {
+  const from = inputs.checkpoint?.offset ?? 0;
+  if (inputs.logFirstOffset > from) {
+    return [
+      `the log starts at offset ${inputs.logFirstOffset} but the newest usable checkpoint is at ${from}: ` +
+        `restore the missing checkpoint or log segments from backup`,
+    ];
+  }
+  if (inputs.logHead < from) {
+    return [
+      `the checkpoint at offset ${from} is ahead of the log (head ${inputs.logHead}): the log lost ` +
+        `records a checkpoint already covered; restore the log from backup`,
+    ];
+  }
+  const refusals: string[] = [];
+  for (const [file, length] of Object.entries(inputs.checkpoint?.files ?? {})) {
+    const size = inputs.sizeOf(file);
+    if (size >= length) continue;
+    refusals.push(
+      size < 0
+        ? `ring file ${file} is missing, the checkpoint at ${from} needs ${length} bytes of it`
+        : `ring file ${file} holds ${size} bytes, the checkpoint at ${from} needs ${length}`,
+    );
+  }
+  return refusals;
+}
+
 /**
  * Start-up recovery of the read models: load the newest intact checkpoint, cut every ring file it
  * names back to the length it recorded (bytes past it were written after the checkpoint and will be
  * written again by replay), and delete ring files no kept checkpoint names. Returns the log offset
- * replay starts from.
+ * replay starts from. Every refusal comes before the first change to any file.
  */
 @Injectable()
 export class CheckpointRecovery {
@@ -34,28 +75,19 @@ export class CheckpointRecovery {
     this.checkpoints.removeTemporaries();
     const newest = await this.checkpoints.newestIntact();
     const from = newest?.offset ?? 0;
-    if (this.log.firstOffset() > from) {
-      throw new RecoveryError(
-        `the log starts at offset ${this.log.firstOffset()} but the newest usable checkpoint is at ${from}: ` +
-          `restore the missing checkpoint or log segments from backup`,
-      );
-    }
-    if (this.log.committedHead() < from) {
-      throw new RecoveryError(
-        `the checkpoint at offset ${from} is ahead of the log (head ${this.log.committedHead()}): the log lost ` +
-          `records a checkpoint already covered; restore the log from backup`,
-      );
-    }
+    // Every check before the first change: a refused start leaves every file as it found it.
+    const refusals = recoveryRefusals({
+      checkpoint: newest,
+      logFirstOffset: this.log.firstOffset(),
+      logHead: this.log.committedHead(),
+      sizeOf: (file) => this.files.size(file),
+    });
+    if (refusals.length > 0) throw new RecoveryError(refusals.join('; '));
+    this.setDamagedAside(newest?.offset ?? -1);
     const trusted = new Set(this.checkpoints.headers().flatMap((header) => Object.keys(header.files)));
-    for (const [file, length] of Object.entries(newest?.files ?? {})) {
-      const size = this.files.size(file);
-      if (size < length) {
-        throw new RecoveryError(
-          `ring file ${file} holds ${size} bytes, the checkpoint at ${from} needs ${length}`,
-        );
-      }
-      this.files.truncate(file, length);
-    }
+    // Bytes past a checkpointed length come from records after `from`, which the log holds (checked
+    // above): replay writes them again, so cutting them loses nothing.
+    for (const [file, length] of Object.entries(newest?.files ?? {})) this.files.truncate(file, length);
     for (const file of this.files.list()) if (!trusted.has(file)) this.files.delete(file);
     for (const projection of projections) {
       if (newest && newest.projections[projection.name] !== undefined) {
@@ -66,5 +98,20 @@ export class CheckpointRecovery {
       newest ? `restored checkpoint at offset ${from}` : 'no checkpoint: replaying the whole log',
     );
     return from;
+  }
+
+  /**
+   * Checkpoints newer than the one restored failed their seal: renamed to `<name>.damaged` (kept for
+   * the operator, never deleted) so retention neither counts them as kept nor trusts the ring files
+   * their header names. They hold only derived state: replay from the older checkpoint rebuilds it.
+   */
+  private setDamagedAside(restored: number): void {
+    for (const offset of this.checkpoints.offsets()) {
+      if (offset <= restored) break;
+      const aside = this.checkpoints.setAside(offset);
+      this.logger.warn(
+        `checkpoint at offset ${offset} is damaged: kept as ${aside}, replaying from ${restored}`,
+      );
+    }
   }
 }

@@ -7,6 +7,7 @@ import {
   openSync,
   readdirSync,
   readSync,
+  renameSync,
   unlinkSync,
 } from 'node:fs';
 import { open, rename } from 'node:fs/promises';
@@ -130,6 +131,13 @@ export class CheckpointStore {
   delete(offset: number): void {
     const path = join(this.dir, checkpointFileName(offset));
     if (existsSync(path)) unlinkSync(path);
+  }
+
+  /** Renames a checkpoint to `<name>.damaged` (out of every listing); returns the new name. */
+  setAside(offset: number): string {
+    const name = `${checkpointFileName(offset)}.damaged`;
+    renameSync(join(this.dir, checkpointFileName(offset)), join(this.dir, name));
+    return name;
   }
 
   /** Leftover temporary files of a checkpoint write interrupted by a crash. */

@@ -1,5 +1,4 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { closeSync, createReadStream, fstatSync, openSync, readSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.tokens';
@@ -8,6 +7,7 @@ import { assertName, hasClass } from '../common/names';
 import { parseSeqParam } from './cursor/seq-param';
 import { parseRecordLine } from './read-side/stored-record';
 import { RingFileStore } from './ring/ring-file-store';
+import { RingSnapshot } from './ring/ring-snapshot';
 import { offsetAfterSeq } from './ring/ring-seek';
 import { RoomsProjection } from './rooms.projection';
 import { RoomMeta } from './read-side/room-meta';
@@ -29,8 +29,9 @@ export interface ExportChain {
 const CHUNK = 64 * 1024;
 
 /**
- * GET /r/{room}/export (contract §6.2): the ring file's bytes exactly as stored, from an fd opened
- * before anything else can happen, cut back to the last complete line. Compaction writes a new file,
+ * GET /r/{room}/export (contract §6.2): the ring file's bytes exactly as stored, from a snapshot taken
+ * before anything else can happen (an open fd, or a copy in memory while the disk refuses held
+ * appends: RingFileStore.snapshot), cut back to the last complete line. Compaction writes a new file,
  * so the open fd keeps reading the snapshot. `e-` rooms start at the first readable, unexpired line.
  * `after=<seq>` (archivers fetching only what is new since their last export) starts at the first
  * line with a greater seq, found by a binary search over the snapshot: the bytes are the stored
@@ -51,35 +52,34 @@ export class RoomExportService {
     const meta = this.rooms.meta(room);
     const generation = meta?.generation ?? 0;
     if (meta === undefined || !meta.exists) return { generation, body: null, chain: null };
-    const fd = openSync(this.files.readablePath(meta.file), 'r');
+    const snapshot = this.files.snapshot(meta.file);
     try {
-      const end = lastCompleteLineEnd(fd, fstatSync(fd).size);
-      const fresh = hasClass(room, 'e') ? this.firstFreshLine(fd, end) : 0;
-      const start = after === null ? fresh : Math.max(fresh, afterOffset(fd, end, after));
-      const chain = meta.chain === '' ? null : exportChain(fd, meta, Math.min(start, end), end);
+      const end = lastCompleteLineEnd(snapshot);
+      const fresh = hasClass(room, 'e') ? this.firstFreshLine(snapshot, end) : 0;
+      const start =
+        after === null ? fresh : Math.max(fresh, offsetAfterSeq({ size: end, read: snapshot.read }, after));
+      const chain = meta.chain === '' ? null : exportChain(snapshot, meta, Math.min(start, end), end);
       if (end <= start) {
-        closeSync(fd);
+        snapshot.close();
         return { generation, body: null, chain };
       }
-      const body = createReadStream('', { fd, start, end: end - 1, highWaterMark: CHUNK });
-      return { generation, body, chain };
+      return { generation, body: snapshot.stream(start, end, CHUNK), chain };
     } catch (error) {
-      closeSync(fd);
+      snapshot.close();
       throw error;
     }
   }
 
   /** Offset of the first line that parses and is not expired (lines before it are skipped). */
-  private firstFreshLine(fd: number, end: number): number {
+  private firstFreshLine(snapshot: RingSnapshot, end: number): number {
     const cutoffMs = this.clock.nowMs() - this.config.ephemeralTtlSeconds * 1000;
     let offset = 0;
     let pending = Buffer.alloc(0);
-    const chunk = Buffer.allocUnsafe(CHUNK);
     for (let position = 0; position < end;) {
-      const n = readSync(fd, chunk, 0, Math.min(CHUNK, end - position), position);
-      if (n === 0) break;
-      position += n;
-      pending = Buffer.concat([pending, chunk.subarray(0, n)]);
+      const chunk = snapshot.read(position, Math.min(end, position + CHUNK));
+      if (chunk.length === 0) break;
+      position += chunk.length;
+      pending = Buffer.concat([pending, chunk]);
       let newline: number;
       while ((newline = pending.indexOf(10)) >= 0) {
         const record = parseRecordLine(pending.subarray(0, newline).toString('utf8'));
@@ -97,30 +97,17 @@ export class RoomExportService {
  * case: the file was just flushed, so `end` is the projection's length) takes both hashes from the
  * projection with no read; one that skips leading lines (`after=`, expired `e-` lines) hashes them.
  */
-function exportChain(fd: number, meta: RoomMeta, start: number, end: number): ExportChain {
-  const anchor = start === 0 ? meta.anchor : chainOver(meta.anchor, readSnapshot(fd, 0, start));
+function exportChain(snapshot: RingSnapshot, meta: RoomMeta, start: number, end: number): ExportChain {
+  const anchor = start === 0 ? meta.anchor : chainOver(meta.anchor, snapshot.read(0, start));
   if (end === meta.bytes) return { anchor, head: meta.chain };
-  return { anchor, head: chainOver(anchor, readSnapshot(fd, start, end)) };
+  return { anchor, head: chainOver(anchor, snapshot.read(start, end)) };
 }
 
-function readSnapshot(fd: number, start: number, stop: number): Buffer {
-  const buffer = Buffer.allocUnsafe(stop - start);
-  const n = readSync(fd, buffer, 0, buffer.length, start);
-  return buffer.subarray(0, n);
-}
-
-/** Offset of the first line of the snapshot [0, end) with a seq greater than `after`. */
-function afterOffset(fd: number, end: number, after: number): number {
-  return offsetAfterSeq({ size: end, read: (start, stop) => readSnapshot(fd, start, stop) }, after);
-}
-
-/** `size` cut back to just after the last newline, so no partial line is ever exported. */
-function lastCompleteLineEnd(fd: number, size: number): number {
-  const chunk = Buffer.allocUnsafe(CHUNK);
-  for (let end = size; end > 0;) {
+/** The snapshot's size cut back to just after the last newline, so no partial line is ever exported. */
+function lastCompleteLineEnd(snapshot: RingSnapshot): number {
+  for (let end = snapshot.size; end > 0;) {
     const start = Math.max(0, end - CHUNK);
-    const n = readSync(fd, chunk, 0, end - start, start);
-    const newline = chunk.subarray(0, n).lastIndexOf(10);
+    const newline = snapshot.read(start, end).lastIndexOf(10);
     if (newline >= 0) return start + newline + 1;
     end = start;
   }

@@ -47,7 +47,8 @@ function readHolder(path: string): { pid: number; stamp?: string } | null {
 
 /**
  * Binds a Linux abstract-namespace socket named after the directory's real path. The kernel refuses a
- * second bind while the holder lives and frees the name the instant it dies (kill -9 included), so
+ * second bind while the holder lives and frees the name the instant it dies (kill -9 included, before
+ * the dead process is reaped), so
  * this is the advisory lock Node lacks (no flock): atomic, and never stale. Resolves false when the
  * name is taken; on platforms without abstract sockets it resolves true and the PID file decides.
  */
@@ -89,7 +90,14 @@ export class DataDirLock {
     const path = join(dir, LOCK_FILE);
     const socket = await bindAbstractSocket(dir);
     const holder = readHolder(path);
-    const heldElsewhere = holder !== null && holder.pid !== process.pid && isAlive(holder.pid, holder.stamp);
+    // Where the socket exists it alone decides: a holder killed with -9 frees its name at once but stays
+    // a zombie (its PID alive, its start time unchanged) until its parent reaps it, which made restarts
+    // right after a kill fail for seconds (issue 24 item 5). The PID file decides only without it.
+    const heldElsewhere =
+      socket.server === null &&
+      holder !== null &&
+      holder.pid !== process.pid &&
+      isAlive(holder.pid, holder.stamp);
     if (socket.taken || heldElsewhere) {
       socket.server?.close();
       throw new DataDirLockedError(dir, holder?.pid ?? null);

@@ -23,6 +23,8 @@ export function storageFullCause(error: unknown): string | null {
 /**
  * Writes are refused because the data directory cannot store them (507, issue 11). Reads keep being
  * served from the read models; nothing acknowledged is affected (a torn tail is cut at the next start).
+ * Only for a write the log did not store: one it stored before a ring write failed is answered with
+ * StoredNotAppliedError (issue 24 item 4).
  */
 export class StorageFullError extends DomainError {
   constructor(cause: string) {

@@ -9,6 +9,7 @@ import { EVENT_LOG } from '../log/log.tokens';
 import { EventLog } from '../log/event-log';
 import { LogPoint, reached, UsageError } from './cli-args';
 import { ReplayModule } from './replay.module';
+import { checkBatchBoundary } from './replay-cut';
 import { ProjectionRunner } from '../projections/projection-runner';
 import { DataDirLock } from '../storage/data-dir-lock';
 
@@ -45,6 +46,9 @@ export async function replay(request: ReplayRequest): Promise<ReplayReport> {
   await source.open();
   try {
     const base = await chooseBase(request, source);
+    if (request.until !== undefined && 'offset' in request.until) {
+      await checkBatchBoundary(source, base?.offset ?? 0, request.until.offset);
+    }
     if (base !== null) await copyBase(request.source, request.target, base);
     const log = new SegmentedEventLog({
       dir: join(request.target, 'log'),
@@ -116,6 +120,11 @@ async function copyBase(sourceRoot: string, targetRoot: string, base: Checkpoint
   await new CheckpointStore(targetRoot).write(base);
 }
 
+/**
+ * Appends the source's records [from, until) to the target batch by batch: each source batch is one
+ * target append (so the target keeps the batch marks), many in flight at once (group commit writes
+ * them together). A time cut falling inside a batch moves back to the batch's start.
+ */
 async function copyRecords(
   source: EventLog,
   target: EventLog,
@@ -123,16 +132,22 @@ async function copyRecords(
   until?: LogPoint,
 ): Promise<number> {
   let batch: Buffer[] = [];
+  let appends: Array<Promise<unknown>> = [];
+  let held = 0;
   let next = from;
   for await (const record of source.read(from)) {
     if (until !== undefined && reached(until, record.offset, decodeEvent(record.payload).at)) break;
     batch.push(record.payload);
+    if (record.continues) continue;
+    appends.push(target.append(batch));
+    held += batch.length;
     next = record.offset + 1;
-    if (batch.length >= BATCH) {
-      await target.append(batch);
-      batch = [];
+    batch = [];
+    if (held >= BATCH) {
+      await Promise.all(appends);
+      [appends, held] = [[], 0];
     }
   }
-  if (batch.length > 0) await target.append(batch);
+  await Promise.all(appends);
   return next;
 }

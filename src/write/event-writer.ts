@@ -4,6 +4,7 @@ import { encodeEvent } from '../events/event-codec';
 import { EventLog, LogScope } from '../log/event-log';
 import { EVENT_LOG } from '../log/log.tokens';
 import { ProjectionRunner } from '../projections/projection-runner';
+import { StoredNotAppliedError } from './stored-not-applied.error';
 
 /** What a feature's write model does around one write (see PendingOverlay). */
 export interface PendingEffects {
@@ -58,7 +59,15 @@ export class EventWriter {
     // is usually applied already: no second await (one microtask less on every write). A shared log
     // applies the write when its tail delivers it back; the pending state stays until then, even if
     // the caller stopped waiting, because the write is stored.
-    if (!this.runner.isApplied(last)) await this.runner.whenApplied(last);
+    if (!this.runner.isApplied(last)) {
+      try {
+        await this.runner.whenApplied(last);
+      } catch (error) {
+        // Stored but not applied: the answer must say the write is in the log (never "nothing stored").
+        // The runner's one-line summary names the cause (its error tells a later writer "nothing stored").
+        throw new StoredNotAppliedError(last, this.runner.failureSummary || (error as Error).message);
+      }
+    }
     effects.settle(ticket);
     return last;
   }

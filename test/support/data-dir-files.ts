@@ -1,6 +1,6 @@
 import { cpSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { encodeFrame } from '../../src/log/file/frame';
+import { decodeFrame, encodeFrame } from '../../src/log/file/frame';
 import { formatFinding } from '../../src/tools/verify/finding';
 import { verifyDataDir } from '../../src/tools/verify/verify-data-dir';
 
@@ -20,16 +20,22 @@ function filesIn(root: string, dir: string, suffix: string): string[] {
 export interface Frame {
   readonly position: number;
   readonly payload: Buffer;
+  /** The batch mark (bit 31 of the length field): the next record is in the same append. */
+  readonly continues: boolean;
 }
 
-/** Each frame of a segment file (8-byte header: length, CRC; src/log/file/FORMAT.md). */
+/**
+ * Each whole valid frame of a segment file (8-byte header: length with the batch mark, CRC;
+ * src/log/file/FORMAT.md), read with the log's own decoder; stops at damage.
+ */
 export function frames(path: string): Frame[] {
   const bytes = readFileSync(path);
   const out: Frame[] = [];
   for (let at = 0; at < bytes.length;) {
-    const length = bytes.readUInt32LE(at);
-    out.push({ position: at, payload: bytes.subarray(at + 8, at + 8 + length) });
-    at += 8 + length;
+    const decoded = decodeFrame(bytes, at);
+    if (decoded.kind !== 'record') break;
+    out.push({ position: at, payload: decoded.payload, continues: decoded.continues });
+    at += decoded.frameBytes;
   }
   return out;
 }
@@ -38,7 +44,7 @@ export function frames(path: string): Frame[] {
 export function withFrameRewritten(segment: Buffer, frame: Frame, payload: Buffer): Buffer {
   return Buffer.concat([
     segment.subarray(0, frame.position),
-    encodeFrame(payload),
+    encodeFrame(payload, frame.continues),
     segment.subarray(frame.position + 8 + frame.payload.length),
   ]);
 }

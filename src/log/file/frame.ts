@@ -7,6 +7,11 @@ import { crc32 } from 'node:zlib';
  *   bytes 4..7   CRC-32 (zlib/IEEE) of bytes 0..3 followed by the payload, u32 little-endian
  *   bytes 8..    payload
  *
+ * The top bit of the length field (BATCH_CONTINUES) marks a record that is not the last of its append:
+ * the records of one append (a batch, stored atomically) are consecutive frames, all flagged but the
+ * last. Logs written before the flag existed never set it (their lengths stay below 2^25), so each of
+ * their records reads as a batch of its own.
+ *
  * The checksum covers the length field as well as the payload. That is deliberate: a zero-filled tail
  * (length 0, CRC 0) must not decode as a run of valid empty records, and a flipped bit in the length
  * must be caught even when the shorter or longer slice happens to be readable.
@@ -19,9 +24,20 @@ export const FRAME_HEADER_BYTES = 8;
  */
 export const MAX_PAYLOAD_BYTES = 16 * 1024 * 1024;
 
+/** Bit 31 of the length field: the next record belongs to the same append. */
+export const BATCH_CONTINUES = 0x8000_0000;
+
 export type FrameDecoding =
-  /** A whole, checksummed frame starts at the position; `frameBytes` = header + payload. */
-  | { readonly kind: 'record'; readonly payload: Buffer; readonly frameBytes: number }
+  /**
+   * A whole, checksummed frame starts at the position; `frameBytes` = header + payload; `continues`:
+   * the next record belongs to the same append.
+   */
+  | {
+      readonly kind: 'record';
+      readonly payload: Buffer;
+      readonly frameBytes: number;
+      readonly continues: boolean;
+    }
   /** The buffer ends inside the frame: `needed` bytes from the position would complete it. */
   | { readonly kind: 'torn'; readonly needed: number }
   /** The bytes at the position are not a frame (checksum mismatch or impossible length). */
@@ -32,13 +48,16 @@ export function frameChecksum(lengthField: Buffer, payload: Buffer): number {
   return crc32(payload, crc32(lengthField));
 }
 
-/** Encodes one payload as a frame. The result is a copy: later changes to `payload` do not affect it. */
-export function encodeFrame(payload: Buffer): Buffer {
+/**
+ * Encodes one payload as a frame; `continues` when a later record of the same append follows it. The
+ * result is a copy: later changes to `payload` do not affect it.
+ */
+export function encodeFrame(payload: Buffer, continues = false): Buffer {
   if (payload.length > MAX_PAYLOAD_BYTES) {
     throw new RangeError(`record payload is ${payload.length} bytes, the maximum is ${MAX_PAYLOAD_BYTES}`);
   }
   const frame = Buffer.allocUnsafe(FRAME_HEADER_BYTES + payload.length);
-  frame.writeUInt32LE(payload.length, 0);
+  frame.writeUInt32LE((payload.length | (continues ? BATCH_CONTINUES : 0)) >>> 0, 0);
   payload.copy(frame, FRAME_HEADER_BYTES);
   frame.writeUInt32LE(frameChecksum(frame.subarray(0, 4), payload), 4);
   return frame;
@@ -56,7 +75,9 @@ export function framePayload(frame: Buffer): Buffer {
 export function decodeFrame(buffer: Buffer, position: number): FrameDecoding {
   const available = buffer.length - position;
   if (available < FRAME_HEADER_BYTES) return { kind: 'torn', needed: FRAME_HEADER_BYTES };
-  const length = buffer.readUInt32LE(position);
+  const field = buffer.readUInt32LE(position);
+  const continues = (field & BATCH_CONTINUES) !== 0;
+  const length = (field & ~BATCH_CONTINUES) >>> 0;
   if (length > MAX_PAYLOAD_BYTES) {
     return { kind: 'bad', reason: `length field ${length} exceeds the ${MAX_PAYLOAD_BYTES}-byte maximum` };
   }
@@ -68,7 +89,7 @@ export function decodeFrame(buffer: Buffer, position: number): FrameDecoding {
   if (actual !== stored) {
     return { kind: 'bad', reason: `checksum mismatch (stored ${hex32(stored)}, computed ${hex32(actual)})` };
   }
-  return { kind: 'record', payload, frameBytes };
+  return { kind: 'record', payload, frameBytes, continues };
 }
 
 function hex32(value: number): string {

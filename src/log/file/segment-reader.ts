@@ -43,7 +43,7 @@ async function* readOne(args: {
     for await (const item of scanSegment(handle)) {
       if (item.kind === 'record') {
         // Copy: the scan buffer is large and shared; a kept record must not pin it.
-        if (offset >= from) yield { offset, payload: Buffer.from(item.payload) };
+        if (offset >= from) yield { offset, payload: Buffer.from(item.payload), continues: item.continues };
         offset += 1;
         if (offset >= end) return;
       } else if (item.kind === 'damaged') {

@@ -11,6 +11,8 @@ export type ScanItem =
       readonly position: number;
       readonly frameBytes: number;
       readonly payload: Buffer;
+      /** The next record belongs to the same append (FORMAT.md, Batches). */
+      readonly continues: boolean;
     }
   /** The file ends exactly at a frame boundary (`position` = file size). Always the last item. */
   | { readonly kind: 'end'; readonly position: number }
@@ -38,7 +40,8 @@ export async function* scanSegment(
     const decoded = decodeFrame(buffer, cursor);
     const position = bufferStart + cursor;
     if (decoded.kind === 'record') {
-      yield { kind: 'record', position, frameBytes: decoded.frameBytes, payload: decoded.payload };
+      const { frameBytes, payload, continues } = decoded;
+      yield { kind: 'record', position, frameBytes, payload, continues };
       cursor += decoded.frameBytes;
       continue;
     }

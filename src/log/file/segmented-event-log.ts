@@ -44,8 +44,9 @@ interface OpenState {
  * FsyncPolicy). Records become visible to `read` and to subscribers only once committed, in offset
  * order; subscribers run synchronously right after each commit, before the covered appends resolve.
  *
- * Crash behaviour: on open the newest segment is cut back to its last valid frame, so a torn write
- * disappears and offsets continue right after the surviving prefix. Under `always` every acknowledged
+ * Crash behaviour: on open a torn tail of the newest segment is cut back to its last valid frame, so a
+ * torn write disappears and offsets continue right after the surviving prefix; damage with valid
+ * frames after it refuses the open and changes nothing (segment-recovery.ts). Under `always` every acknowledged
  * record survives a machine crash; a record whose append was never acknowledged may or may not.
  */
 export class SegmentedEventLog implements EventLog {
@@ -90,7 +91,9 @@ export class SegmentedEventLog implements EventLog {
     if (refused) return failed(refused, options);
     let frames: Buffer[];
     try {
-      frames = payloads.map(encodeFrame); // copies: the caller may reuse its buffers at once
+      // Copies (the caller may reuse its buffers at once), every frame but the last marked as continued:
+      // the append is one batch, and recovery and replay cut only between batches.
+      frames = payloads.map((payload, i) => encodeFrame(payload, i < payloads.length - 1));
     } catch (error) {
       return failed(error as Error, options); // a payload over the frame limit: a bug upstream
     }

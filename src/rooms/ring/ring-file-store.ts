@@ -18,6 +18,8 @@ import { join } from 'node:path';
 import { CheckpointFiles } from '../../projections/checkpoint-files';
 import { FdCache } from './fd-cache';
 import { PendingAppends, PendingRun } from './pending-appends';
+import { fdSnapshot, memorySnapshot, RingSnapshot } from './ring-snapshot';
+import { storageFullCause } from '../../storage/storage-full.error';
 
 /** How long an append may wait in memory before it is written (the log already holds it durably). */
 const FLUSH_AFTER_MS = 500;
@@ -70,10 +72,21 @@ export class RingFileStore implements CheckpointFiles {
     return join(this.dir, file);
   }
 
-  /** The file's path once every byte appended to it is on disk (an export opens it directly). */
-  readablePath(file: string): string {
-    this.flushFile(file);
-    return this.path(file);
+  /**
+   * Every byte appended to the file, for an export: the file itself once the held appends are written,
+   * or, when the disk refuses them (full, over quota, read-only), a copy in memory of what is on disk
+   * plus what is held, so a full disk never turns an export into a 500 (issue 24 item 4).
+   */
+  snapshot(file: string): RingSnapshot {
+    try {
+      this.flushFile(file);
+    } catch (error) {
+      if (storageFullCause(error) === null) throw error;
+      const run = this.held.get(file);
+      const end = run === undefined ? statSync(this.path(file)).size : run.position + run.bytes;
+      return memorySnapshot(this.readRange(file, 0, end));
+    }
+    return fdSnapshot(openSync(this.path(file), 'r'));
   }
 
   /** Appends `data` at byte `position` of the file (its current length), creating it if needed. */

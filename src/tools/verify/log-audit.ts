@@ -12,6 +12,8 @@ export interface LogAudit {
   readonly records: number;
   /** The offset after the last valid record. */
   readonly head: number;
+  /** The base of the oldest segment (0 for an empty directory). */
+  readonly firstOffset: number;
   readonly findings: Finding[];
 }
 
@@ -57,7 +59,7 @@ export async function auditLog(
       await handle.close();
     }
   }
-  return { records, head: next, findings };
+  return { records, head: next, firstOffset: bases[0] ?? 0, findings };
 }
 
 async function grewMeanwhile(path: string, tornAt: number): Promise<boolean> {

@@ -5,6 +5,7 @@ import { Finding } from './finding';
 import { auditLog, logBytes } from './log-audit';
 import { auditRings } from './ring-audit';
 import { signedRecordFailure } from './signature-audit';
+import { auditStartup } from './startup-audit';
 
 export interface VerifyReport {
   readonly records: number;
@@ -19,8 +20,8 @@ export interface VerifyReport {
 
 /**
  * The audit verifier (`npm run verify -- <dir>`): log frames and offsets, signatures of signed
- * records, checkpoint seals, room hash chains against the checkpoints, and ring files against a
- * replay of the log. Read-only and lock-free, so
+ * records, checkpoint seals, room hash chains against the checkpoints, what a start would refuse,
+ * and ring files against a replay of the log. Read-only and lock-free, so
  * it can run beside the service; it never stops at the first problem, so one run reports them all.
  */
 export async function verifyDataDir(root: string): Promise<VerifyReport> {
@@ -47,6 +48,10 @@ export async function verifyDataDir(root: string): Promise<VerifyReport> {
   findings.push(...(checkpoints?.findings ?? []));
   const chains = await stage('rooms', findings, () => auditChains(root));
   findings.push(...(chains?.findings ?? []));
+  // Measured against a damaged log, the log's extent would only echo the damage reported above.
+  if (log.findings.length === 0) {
+    findings.push(...((await stage('checkpoints', findings, () => auditStartup(root, log))) ?? []));
+  }
   let ringsCompared: number | null = null;
   // A damaged or undecodable log replays only up to the damage: comparing rings would repeat that.
   if (log.findings.length === 0 && !undecodable) {

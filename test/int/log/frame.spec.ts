@@ -10,10 +10,10 @@ import {
 
 const FORMAT_MD = join(__dirname, '../../../src/log/file/FORMAT.md');
 
-/** The bytes of the hex dump under "## Worked example" in FORMAT.md. */
-function workedExampleBytes(): Buffer {
+/** The bytes of the (first) hex dump under the section `heading` of FORMAT.md. */
+function workedExampleBytes(heading = '## Worked example'): Buffer {
   const doc = readFileSync(FORMAT_MD, 'utf8');
-  const section = doc.slice(doc.indexOf('## Worked example'));
+  const section = doc.slice(doc.indexOf(heading));
   const dump = section.slice(
     section.indexOf('```text') + 7,
     section.indexOf('```', section.indexOf('```text') + 7),
@@ -52,6 +52,18 @@ describe('frame', () => {
     const frame = encodeFrame(payload);
     payload.fill(0);
     expect(decodeFrame(frame, 0)).toMatchObject({ kind: 'record' });
+  });
+
+  it('matches the batch worked example of FORMAT.md byte for byte: bit 31 marks a continued batch', () => {
+    const expected = Buffer.concat([
+      encodeFrame(Buffer.from('hello'), true),
+      encodeFrame(Buffer.from('world!')),
+    ]);
+    expect(workedExampleBytes('## Batches').toString('hex')).toBe(expected.toString('hex'));
+    expect(expected.readUInt32LE(4)).toBe(0x421c14a2);
+    const first = decodeFrame(expected, 0);
+    expect(first).toMatchObject({ kind: 'record', frameBytes: 13, continues: true });
+    expect(decodeFrame(expected, 13)).toMatchObject({ kind: 'record', frameBytes: 14, continues: false });
   });
 
   it('matches the worked example of FORMAT.md byte for byte', () => {

@@ -2,7 +2,7 @@ import { appendFileSync, readFileSync, statSync, truncateSync, writeFileSync } f
 import { LogCorruptedError } from '../../../src/log/log.errors';
 import { SegmentedEventLog } from '../../../src/log/file/segmented-event-log';
 import { makeTempDir } from '../../support/temp-dir';
-import { openLog, payloads, readAll, segmentFiles, segmentPath, texts } from './log-test-kit';
+import { openLog, payloads, readAll, RecordingSink, segmentFiles, segmentPath, texts } from './log-test-kit';
 
 // Frames are 8 header bytes + payload: 'alpha' 13, 'bravo' 13, 'charlie' 15 => 41 bytes for three.
 const THREE = ['alpha', 'bravo', 'charlie'];
@@ -30,7 +30,7 @@ describe('recovery from real damage to the newest segment', () => {
     dir = makeTempDir('event-log-recovery');
     segment = segmentPath(dir.path, 0);
     const { log } = await open();
-    await log.append(payloads(...THREE));
+    for (const value of THREE) await log.append(payloads(value)); // three batches of one record
     await log.close();
     expect(statSync(segment).size).toBe(41);
   });
@@ -85,9 +85,32 @@ describe('recovery from real damage to the newest segment', () => {
     await expectRecoveredTo(3, 41);
   });
 
-  it('given damage in the middle of the newest segment, then everything after it is cut (documented)', async () => {
-    flipByte(segment, 13 + 9); // inside 'bravo'
-    await expectRecoveredTo(1, 13);
+  it('given damage in the middle of the newest segment, then open refuses and changes nothing', async () => {
+    flipByte(segment, 13 + 9); // inside 'bravo': 'charlie' after it is a valid frame
+    const before = readFileSync(segment);
+    const log = new SegmentedEventLog({ dir: dir.path, logger: new RecordingSink() });
+    const opening = log.open();
+    await expect(opening).rejects.toBeInstanceOf(LogCorruptedError);
+    await expect(opening).rejects.toMatchObject({ segment, position: 13 });
+    await expect(opening).rejects.toThrow(/offset 1 .*valid frame follows at byte 26.*npm run salvage/);
+    expect(readFileSync(segment).equals(before)).toBe(true);
+  });
+
+  it('given a damaged length field that points past the end, then valid frames after it still refuse', async () => {
+    const bytes = readFileSync(segment);
+    bytes.writeUInt32LE(1000, 13); // 'bravo' now claims 1000 bytes: looks torn, but 'charlie' is whole
+    writeFileSync(segment, bytes);
+    const log = new SegmentedEventLog({ dir: dir.path, logger: new RecordingSink() });
+    await expect(log.open()).rejects.toThrow(/valid frame follows at byte 26/);
+    expect(readFileSync(segment).equals(bytes)).toBe(true);
+  });
+
+  it('given an append whose last frame is torn, then its whole batch goes (it was never acknowledged)', async () => {
+    const { log } = await open();
+    await log.append(payloads('delta', 'echo', 'foxtrot')); // one batch: 13 + 12 + 15 bytes
+    await log.close();
+    truncateSync(segment, 41 + 13 + 12 + 4); // the batch's last frame is torn
+    await expectRecoveredTo(3, 41);
   });
 
   it('given an intact log, then open cuts nothing and warns nothing', async () => {

@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { signingKeyFromSeed } from '../../../src/identity/signing-key';
+import { CheckpointStore } from '../../../src/projections/checkpoint-store';
 import { checkpointedRingLengths } from '../../../src/tools/verify/checkpoint-audit';
 import { verifyDataDir } from '../../../src/tools/verify/verify-data-dir';
 import {
@@ -47,7 +48,10 @@ describe('the audit verifier', () => {
     await app.close({ keepData: true });
     source = app.root;
   });
-  afterAll(() => dir.remove());
+  afterAll(() => {
+    dir.remove();
+    if (source) rmSync(source, { recursive: true, force: true }); // the fixture TestApp made for the copies
+  });
 
   it('passes an intact data directory, and says what it checked', async () => {
     const report = await verifyDataDir(copy());
@@ -123,14 +127,32 @@ describe('the audit verifier', () => {
     const recorded = (await checkpointedRingLengths(checked)).get(name)!;
     const below = bytes.lastIndexOf(0x0a, recorded - 2) + 1;
     truncateSync(join(checked, 'rooms', name), below);
+    const [checkpointOffset] = new CheckpointStore(checked).offsets();
     expect(await problems(checked)).toEqual([
       expect.stringMatching(
         new RegExp(`^rooms/alpha\\.[^ ]+ byte ${below}: hash chain: .* sealed ${recorded} bytes`),
       ),
+      `checkpoints/${String(checkpointOffset).padStart(20, '0')}.ckpt: a start would refuse: ring file ${name} holds ${below} bytes, the checkpoint at ${checkpointOffset} needs ${recorded}`,
       expect.stringMatching(
         new RegExp(`^rooms/alpha\\.[^ ]+ byte ${below}: is ${below} bytes, but replaying`),
       ),
     ]);
+  });
+
+  it('a missing ring file: damage when a checkpoint names it, accepted when none does (a start rebuilds it)', async () => {
+    const named = copy();
+    rmSync(rings(named).find((path) => path.includes('alpha'))!);
+    const found = await problems(named);
+    expect(found).toContainEqual(
+      expect.stringMatching(/a start would refuse: ring file alpha\.[^ ]+ is missing/),
+    );
+    expect(found).toContainEqual(
+      expect.stringMatching(/^rooms\/alpha\.[^ ]+: missing: replaying the log produces \d+ bytes$/),
+    );
+    const bare = copy();
+    rmSync(join(bare, 'checkpoints'), { recursive: true, force: true });
+    rmSync(rings(bare).find((path) => path.includes('alpha'))!);
+    expect(await problems(bare)).toEqual([]);
   });
 
   it('a forged signed record with a valid frame checksum fails its signature', async () => {

@@ -56,7 +56,9 @@ describe('RingFileStore holds appends and writes them together', () => {
     await files.syncDirty();
     expect(onDisk(files, 'c.1.0.jsonl').split('\n').length - 1).toBe(40);
     appendLines(files, 'd.1.0.jsonl', 1, 2);
-    expect(readFileSync(files.readablePath('d.1.0.jsonl'), 'utf8')).toBe('{"seq":1}\n{"seq":2}\n');
+    const snapshot = files.snapshot('d.1.0.jsonl');
+    snapshot.close();
+    expect(onDisk(files, 'd.1.0.jsonl')).toBe('{"seq":1}\n{"seq":2}\n');
     appendLines(files, 'e.1.0.jsonl', 1, 2);
     files.close();
     expect(onDisk(files, 'e.1.0.jsonl')).toBe('{"seq":1}\n{"seq":2}\n');
