@@ -36,7 +36,9 @@ describe('the event-loop stall detector', () => {
       const error = lines.find((line) => line.level === 'error');
       expect(error?.msg).toMatch(/^event loop blocked for \d+\.\d s \(CHAT_EVENT_LOOP_STALL_MS=200\)/);
       const writtenAt = Date.parse(error!.time);
-      expect(writtenAt).toBeGreaterThanOrEqual(blockedAt + 200);
+      // The worker counts from the last beat it saw, which may precede the spin by a beat period or a
+      // late timer on a loaded machine: written during the block is the bound that holds.
+      expect(writtenAt).toBeGreaterThan(blockedAt);
       expect(writtenAt).toBeLessThan(resumedAt);
       expect(lines.some((line) => line.level === 'warn' && /running again after/.test(line.msg))).toBe(true);
       expect(watch.stalls).toBe(1);

@@ -42,15 +42,17 @@ describe('a projection that throws while applying', () => {
   beforeEach(async () => (app = await TestApp.start()));
   afterEach(() => app.close());
 
-  it('refuses that write and every later one with 503 naming offset and event type; reads keep working', async () => {
+  it('answers that write 503 stored_not_applied, refuses every later one with 503 naming offset and event type; reads keep working', async () => {
     (app.app.get(PROJECTIONS, { strict: false }) as Projection[]).push(throwingOn('boom'));
     expect((await app.getPath('/r/apply/say/a/fine')).status).toBe(200);
 
     const failed = await within(5000, app.getPath('/r/apply/say/a/boom'));
     expect(failed.status).toBe(503);
+    // That write is in the log: its reply says so and warns against a resend (issue 24 item 4).
     expect(failed.body).toMatch(
-      /^503 the service stopped applying its log: the message\.appended event at offset \d+ failed \(EMFILE/,
+      /^503 the write was stored \(log offset \d+\) but the read models could not apply it \(projection failed at offset \d+ \(message\.appended\): EMFILE/,
     );
+    expect(failed.body).toContain('Do not resend it');
 
     for (const url of ['/r/apply/say/a/later', '/r/other/say/b/later']) {
       const later = await within(5000, app.getPath(url));
