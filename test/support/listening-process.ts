@@ -6,6 +6,8 @@ export interface Listening {
   readonly url: string;
   /** Milliseconds from spawn to that line. */
   readonly readyMs: number;
+  /** Everything it printed (stdout and stderr) up to that line. */
+  readonly output: string;
 }
 
 const LISTENING = /listening on (http:\/\/[0-9.:]+)/;
@@ -45,7 +47,7 @@ export function spawnListening(
       clearTimeout(timer);
       child.stdout!.off('data', onData);
       child.stdout!.resume();
-      resolve({ child, url: match[1], readyMs: Number(process.hrtime.bigint() - started) / 1e6 });
+      resolve({ child, url: match[1], readyMs: Number(process.hrtime.bigint() - started) / 1e6, output });
     };
     child.stdout!.on('data', onData);
     child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));

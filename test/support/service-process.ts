@@ -16,6 +16,8 @@ export class ServiceProcess {
   private constructor(
     readonly child: ChildProcess,
     readonly baseUrl: string,
+    /** What it printed until it listened (its start-up log lines). */
+    readonly startupOutput: string,
   ) {}
 
   /** `openFiles` runs it under `ulimit -n` (through sh, which execs node: the pid stays the service's). */
@@ -28,7 +30,7 @@ export class ServiceProcess {
       limits.openFiles === undefined
         ? node.slice(1)
         : ['-c', `ulimit -n ${limits.openFiles} && exec "$@"`, 'sh', ...node];
-    const { child, url } = await spawnListening(args, {
+    const { child, url, output } = await spawnListening(args, {
       command: limits.openFiles === undefined ? undefined : '/bin/sh',
       cwd: ROOT,
       // Budgets far beyond what a suite spends unless the suite sets them (see TestApp).
@@ -44,7 +46,7 @@ export class ServiceProcess {
       // runs) transpiling and starting the service took over 20 s and failed whole suites.
       timeoutMs: 90_000,
     });
-    return new ServiceProcess(child, url);
+    return new ServiceProcess(child, url, output);
   }
 
   url(path: string): string {

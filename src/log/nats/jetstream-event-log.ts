@@ -12,7 +12,9 @@ import { DeliveryLag } from './delivery-lag';
 import { soundPrefix } from './sound-prefix';
 import { ScopeHeads } from './scope-heads';
 import { assertServerVersions, versionProblem } from './server-versions';
-import { ensureStream } from './stream-spec';
+import { effectiveRetention, ensureStream } from './stream-spec';
+import { NatsSnapshotStore } from './nats-snapshot-store';
+import { SnapshotStore } from '../snapshot-store';
 import { checksum, StreamGuard } from './stream-guard';
 import { readStream } from './stream-reader';
 import { StreamTail, TailRecord } from './stream-tail';
@@ -27,6 +29,7 @@ interface Connected {
   readonly chains: AppendChains;
   readonly verifier: StreamVerifier;
   readonly watchdog: TailWatchdog;
+  readonly snapshots: NatsSnapshotStore;
 }
 
 /**
@@ -53,6 +56,7 @@ export class JetStreamEventLog implements EventLog {
   private closing: Promise<void> | undefined;
   private committedNext = 0;
   private first = 0;
+  private retention: 'keep' | 'snapshot' = 'keep';
   private disconnected: LogUnavailableError | undefined;
   private unsupported: LogUnavailableError | undefined;
   private readonly layout: SubjectLayout;
@@ -80,6 +84,8 @@ export class JetStreamEventLog implements EventLog {
             'atomic batches on; its earlier records stay readable, nodes of older versions can no longer write',
         );
       }
+      this.retention = effectiveRetention(info, this.options);
+      const snapshots = await NatsSnapshotStore.open(nc, this.options);
       this.committedNext = info.state.last_seq;
       this.first = Math.max(0, info.state.first_seq - 1);
       const verifier = new StreamVerifier({
@@ -115,7 +121,7 @@ export class JetStreamEventLog implements EventLog {
         }),
       );
       const watchdog = new TailWatchdog(tail, () => verifier.inspect());
-      this.conn = { nc, jsm, tail, chains, verifier, watchdog };
+      this.conn = { nc, jsm, tail, chains, verifier, watchdog, snapshots };
       nc.subscribe(`$JS.EVENT.ADVISORY.STREAM.LEADER_ELECTED.${this.options.stream}`, {
         callback: () => verifier.disrupted('stream leader elected'),
       });
@@ -127,7 +133,7 @@ export class JetStreamEventLog implements EventLog {
     this.conn.watchdog.start();
     this.options.logger?.log(
       `JetStream stream ${this.options.stream}: offsets ${this.first}..${this.committedNext} ` +
-        `(${this.options.replicas} replica(s), servers ${this.options.servers.join(',')})`,
+        `(${this.options.replicas} replica(s), retention ${this.retention}, servers ${this.options.servers.join(',')})`,
     );
   }
 
@@ -213,8 +219,26 @@ export class JetStreamEventLog implements EventLog {
     return this.conn?.tail.backlog ?? 0;
   }
 
+  snapshotStore(): SnapshotStore | undefined {
+    return this.conn?.snapshots;
+  }
+
   /**
-   * Never deletes: other nodes, and any node starting from an empty CHAT_ROOT, replay the stream
+   * Retention `snapshot`: purges the stream below the oldest kept shared snapshot (offset = seq − 1,
+   * so records from sequence `offset + 1` on stay). A node that starts later and cannot replay from
+   * its own checkpoint restores a snapshot instead (SnapshotRestore).
+   */
+  async purgeBefore(offset: number): Promise<void> {
+    if (this.retention !== 'snapshot' || !this.conn || offset <= this.first) return;
+    const { purged } = await this.conn.jsm.streams.purge(this.options.stream, { seq: offset + 1 });
+    this.first = offset;
+    this.options.logger?.log(
+      `purged ${purged} record(s) below offset ${offset} from stream ${this.options.stream}`,
+    );
+  }
+
+  /**
+   * Never deletes by checkpoint: other nodes, and any node starting from an empty CHAT_ROOT, replay the stream
    * from its first record, and one node's checkpoint says nothing about theirs (docs/scaling.md).
    */
   async truncateBefore(): Promise<void> {}

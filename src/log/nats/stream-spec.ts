@@ -50,8 +50,25 @@ function upgradable(options: NatsLogOptions): Expectation[] {
   ];
 }
 
+/**
+ * The stream metadata key recording the retention a stream was created with: new streams get
+ * `snapshot` unless CHAT_NATS_RETENTION says `keep`; a stream without it (created before snapshots
+ * existed) is `keep` unless the knob says otherwise, so an upgrade never starts deleting history an
+ * operator kept for audit.
+ */
+export const RETENTION_METADATA = 'agent-chat-retention';
+
+/** The retention in force for a stream: the knob when set, else the stream's metadata, else `keep`. */
+export function effectiveRetention(info: StreamInfo, options: NatsLogOptions): 'keep' | 'snapshot' {
+  if (options.retention) return options.retention;
+  return info.config.metadata?.[RETENTION_METADATA] === 'snapshot' ? 'snapshot' : 'keep';
+}
+
 function wantedConfig(options: NatsLogOptions): Partial<StreamConfig> & { name: string } {
-  const config: Record<string, unknown> = { name: options.stream };
+  const config: Record<string, unknown> = {
+    name: options.stream,
+    metadata: { [RETENTION_METADATA]: options.retention === 'keep' ? 'keep' : 'snapshot' },
+  };
   for (const { field, wanted } of expectations(options)) config[field] = wanted;
   return config as Partial<StreamConfig> & { name: string };
 }
