@@ -46,7 +46,9 @@ export async function generateLog(
     bytes += payload.length;
     events++;
     if (batch.length >= BATCH) {
-      await log.append(batch, { scopes });
+      const { next } = await log.append(batch, { scopes });
+      // A shared log refuses writes once its tail lags its acknowledgements for long: keep it close.
+      while (log.committedHead() < next - 20 * BATCH) await new Promise((resolve) => setTimeout(resolve, 5));
       batch = [];
       scopes = [];
     }

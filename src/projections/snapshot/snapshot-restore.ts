@@ -1,15 +1,13 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { mkdirSync, renameSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.tokens';
 import { EventLog } from '../../log/event-log';
 import { EVENT_LOG } from '../../log/log.tokens';
 import { SnapshotEntry, SnapshotStore } from '../../log/snapshot-store';
-import { CheckpointStore, checkpointFileName } from '../checkpoint-store';
+import { CheckpointStore } from '../checkpoint-store';
 import { RecoveryError } from '../recovery.error';
 import { ProjectionRegistry } from '../projection-registry';
-import { unpackSnapshot } from './snapshot-format';
+import { installSnapshot } from './snapshot-install';
 
 /**
  * Joining from a shared snapshot (issue 27): before start-up recovery, a node whose CHAT_ROOT holds
@@ -58,26 +56,24 @@ export class SnapshotRestore {
     );
   }
 
-  /** Unpacks one snapshot, checks it, moves it into place; false (logged) when it is damaged or gone. */
+  /** Installs one snapshot; false (logged) when it is damaged, gone or unreadable. */
   private async restore(store: SnapshotStore, entry: SnapshotEntry): Promise<boolean> {
     const started = performance.now();
-    const staging = join(this.config.root, 'snapshot-restore.tmp');
-    rmSync(staging, { recursive: true, force: true });
-    mkdirSync(staging, { recursive: true });
     try {
       const bytes = await store.get(entry.name);
       if (bytes === null) return false;
-      const { header, digestOk } = await unpackSnapshot(bytes, staging);
-      if (!digestOk || header.offset !== entry.offset) {
+      const files = this.registry.checkpointFiles;
+      const header = await installSnapshot(bytes, {
+        root: this.config.root,
+        checkpointsDir: this.checkpoints.dir,
+        ringPath: (file) => files.path(file),
+      });
+      if (header === null || header.offset !== entry.offset) {
         this.logger.warn(
           `snapshot ${entry.name} in ${store.where} is damaged (SHA-256 mismatch): skipped, trying an older one`,
         );
         return false;
       }
-      const files = this.registry.checkpointFiles;
-      for (const file of Object.keys(header.files))
-        renameSync(join(staging, 'rooms', file), files.path(file));
-      renameSync(join(staging, 'checkpoint'), join(this.checkpoints.dir, checkpointFileName(header.offset)));
       this.logger.log(
         `restored snapshot at offset ${header.offset} from ${store.where} (${Object.keys(header.files).length} ` +
           `ring files, ${Math.round(performance.now() - started)} ms); replaying the stream from there`,
@@ -88,8 +84,6 @@ export class SnapshotRestore {
         `snapshot ${entry.name} in ${store.where} unusable: ${(error as Error).message}; skipped`,
       );
       return false;
-    } finally {
-      rmSync(staging, { recursive: true, force: true });
     }
   }
 }
