@@ -50,7 +50,7 @@ async function until<T>(what: string, probe: () => Promise<T | undefined>): Prom
 describe('shared snapshots and a bounded stream (real nats-server)', () => {
   const stream = uniqueStreamName('snapshots');
   const bucket = `${stream}-snapshots`;
-  const dirs = ['a', 'b', 'c', 'd'].map((n) => makeTempDir(`nats-snap-${n}`));
+  const dirs = ['a', 'b', 'c', 'd', 'e'].map((n) => makeTempDir(`nats-snap-${n}`));
   const nodes: ServiceProcess[] = [];
   let nc: NatsConnection;
 
@@ -103,6 +103,27 @@ describe('shared snapshots and a bounded stream (real nats-server)', () => {
     // The joined node writes too, and the first one sees it.
     await writeMessages(b, 6, 'from b');
     await expectSameExports(b, a);
+  }, 180_000);
+
+  it('answers /readyz 503 (and /healthz 200) on its port while it restores, then ready on the same port', async () => {
+    const [a] = nodes;
+    const answers: Array<Promise<[number, number]>> = [];
+    const node = await ServiceProcess.start(env(dirs[4].path), {
+      onOutput: (text) => {
+        const port = /answers 503 on port (\d+)/.exec(text)?.[1];
+        if (port === undefined || answers.length > 0) return;
+        const at = (path: string) => fetch(`http://127.0.0.1:${port}${path}`).then((r) => r.status);
+        answers.push(Promise.all([at('/readyz'), at('/healthz')]));
+      },
+    });
+    nodes.push(node);
+    expect(answers).toHaveLength(1);
+    expect(await answers[0]).toEqual([503, 200]);
+    expect(node.startupOutput).toMatch(/restored snapshot at offset \d+/);
+    const port = /answers 503 on port (\d+)/.exec(node.startupOutput)![1];
+    expect(new URL(node.baseUrl).port).toBe(port);
+    await expectSameExports(a, node);
+    expect((await fetch(node.url('/readyz'))).status).toBe(200);
   }, 180_000);
 
   it('skips a damaged newest snapshot and restores the one before it', async () => {

@@ -25,6 +25,8 @@ export function spawnListening(
     readonly timeoutMs: number;
     /** The executable (default: this node); the npm-start test runs `npm` itself. */
     readonly command?: string;
+    /** Sees its output as it comes, until it listens (a test acting while the process starts). */
+    readonly onOutput?: (text: string) => void;
   },
 ): Promise<Listening> {
   const started = process.hrtime.bigint();
@@ -42,6 +44,7 @@ export function spawnListening(
     }, options.timeoutMs);
     const onData = (chunk: Buffer): void => {
       output += chunk.toString('utf8');
+      options.onOutput?.(output);
       const match = LISTENING.exec(output);
       if (!match) return;
       clearTimeout(timer);

@@ -23,7 +23,7 @@ export class ServiceProcess {
   /** `openFiles` runs it under `ulimit -n` (through sh, which execs node: the pid stays the service's). */
   static async start(
     env: Record<string, string>,
-    limits: { openFiles?: number } = {},
+    limits: { openFiles?: number; onOutput?: (text: string) => void } = {},
   ): Promise<ServiceProcess> {
     const node = [process.execPath, '-r', TS_REGISTER, MAIN];
     const args =
@@ -45,6 +45,7 @@ export class ServiceProcess {
       // Generous: on a loaded 2-core machine (load average 20, the suite in a container beside other
       // runs) transpiling and starting the service took over 20 s and failed whole suites.
       timeoutMs: 90_000,
+      onOutput: limits.onOutput,
     });
     return new ServiceProcess(child, url, output);
   }

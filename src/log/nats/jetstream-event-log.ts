@@ -74,6 +74,7 @@ export class JetStreamEventLog implements EventLog {
     if (this.state !== 'new') throw new Error('JetStreamEventLog.open() may be called only once');
     this.state = 'open';
     const nc = await connectNats(this.options);
+    let snapshots: NatsSnapshotStore | undefined;
     try {
       await assertServerVersions(this.options);
       const jsm = await jetstreamManager(nc, { timeout: this.options.timeoutMs });
@@ -85,7 +86,7 @@ export class JetStreamEventLog implements EventLog {
         );
       }
       this.retention = effectiveRetention(info, this.options);
-      const snapshots = await NatsSnapshotStore.open(nc, this.options);
+      snapshots = await NatsSnapshotStore.open(this.options);
       this.committedNext = info.state.last_seq;
       this.first = Math.max(0, info.state.first_seq - 1);
       const verifier = new StreamVerifier({
@@ -126,6 +127,7 @@ export class JetStreamEventLog implements EventLog {
         callback: () => verifier.disrupted('stream leader elected'),
       });
     } catch (error) {
+      await snapshots?.close();
       await nc.close();
       throw error;
     }
@@ -256,6 +258,7 @@ export class JetStreamEventLog implements EventLog {
     conn.verifier.stop();
     await conn.chains.drain();
     conn.tail.stop();
+    await conn.snapshots.close();
     await conn.nc.close();
   }
 

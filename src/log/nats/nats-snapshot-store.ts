@@ -1,6 +1,8 @@
 import { NatsConnection } from '@nats-io/nats-core';
 import { jetstream, StorageType } from '@nats-io/jetstream';
 import { ObjectStore, Objm } from '@nats-io/obj';
+import { connectNats } from './nats-connection';
+import { NatsLogOptions } from './nats-log.options';
 import { newestFirst, SnapshotEntry, SnapshotStore, snapshotName, snapshotOffset } from '../snapshot-store';
 
 /** The object store holding a stream's shared snapshots: `<stream>-snapshots`. */
@@ -12,25 +14,36 @@ export function snapshotBucket(stream: string): string {
  * Shared snapshots in a JetStream object store, replicated like the stream (CHAT_NATS_REPLICAS) so
  * that losing a server loses neither. Created on first use; the object store's own SHA-256 digest
  * is checked by the client on every read, the snapshot's own trailer by the restore.
+ *
+ * On a connection of its own: an upload of hundreds of MB on the log's connection queued the tail's
+ * deliveries and the writes' publishes behind it (measured: writes refused while the tail stalled).
  */
 export class NatsSnapshotStore implements SnapshotStore {
   readonly where: string;
 
   private constructor(
+    private readonly nc: NatsConnection,
     private readonly store: ObjectStore,
     bucket: string,
   ) {
     this.where = `object store ${bucket}`;
   }
 
-  static async open(
-    nc: NatsConnection,
-    options: { stream: string; replicas: number; timeoutMs: number },
-  ): Promise<NatsSnapshotStore> {
+  static async open(options: NatsLogOptions): Promise<NatsSnapshotStore> {
     const bucket = snapshotBucket(options.stream);
-    const objm = new Objm(jetstream(nc, { timeout: options.timeoutMs }));
-    const store = await objm.create(bucket, { replicas: options.replicas, storage: StorageType.File });
-    return new NatsSnapshotStore(store, bucket);
+    const nc = await connectNats(options);
+    try {
+      const objm = new Objm(jetstream(nc, { timeout: options.timeoutMs }));
+      const store = await objm.create(bucket, { replicas: options.replicas, storage: StorageType.File });
+      return new NatsSnapshotStore(nc, store, bucket);
+    } catch (error) {
+      await nc.close();
+      throw error;
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.nc.close();
   }
 
   async list(): Promise<SnapshotEntry[]> {
