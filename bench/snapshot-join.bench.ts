@@ -4,7 +4,7 @@
  * takes none. Starts its own current nats-server (.tools/) on a port the kernel picks.
  *
  *   npm run build && node -r ./test/support/ts-register.js bench/snapshot-join.bench.ts \
- *     [--rooms 5000] [--messages 200] [--rounds 3] [--seconds 10]
+ *     [--rooms 5000] [--messages 200] [--rounds 3] [--seconds 10] [--ring-bytes 10485760]
  *
  * History: `rooms` rooms created, then `messages` messages each (rooms × (messages + 1) events, 120-byte
  * texts), appended straight into the stream (retention `keep`, so a full replay stays possible). A
@@ -37,6 +37,9 @@ async function main(): Promise<void> {
   const messages = arg('messages', 200);
   const rounds = arg('rounds', 3);
   const seconds = arg('seconds', 10);
+  // Every node of a stream must fold with the same ring size; smaller rings make the live state a
+  // smaller share of the history (what a long-running service looks like).
+  const ringBytes = arg('ring-bytes', 10 * 1024 * 1024);
   const nats = await startSuiteNats();
   const stream = `bench-snap-${process.pid}`;
   const dirs: Array<{ dispose(): void }> = [];
@@ -52,6 +55,7 @@ async function main(): Promise<void> {
       CHAT_NATS_URL: nats.url,
       CHAT_NATS_STREAM: stream,
       CHAT_NATS_RETENTION: 'keep',
+      CHAT_RING_BYTES: String(ringBytes),
       ...extra,
     };
   };
@@ -104,9 +108,16 @@ async function main(): Promise<void> {
       const replay = await start(`replay-${round}`, { CHAT_SNAPSHOT_SECONDS: '0' });
       replays.push(replay.readyMs);
       await stop(replay);
-      const join = await start(`join-${round}`);
+      const join = await start(`join-${round}`, { CHAT_LOG_LEVEL: 'debug' });
       joins.push(join.readyMs);
       await stop(join);
+      const restored = /restored snapshot at offset \d+ [^"]*\((\d+) ring files, (\d+) ms\)/.exec(
+        join.startupOutput,
+      );
+      const ready = /projections ready at offset \d+ \(checkpoint \d+, (\d+) replayed\)/.exec(
+        join.startupOutput,
+      );
+      say(`  join: restore ${restored?.[2] ?? '?'} ms, then ${ready?.[1] ?? '?'} records replayed`);
       say(
         `round ${round + 1}: join ${(join.readyMs / 1000).toFixed(1)} s, full replay ${(replay.readyMs / 1000).toFixed(1)} s`,
       );

@@ -172,7 +172,7 @@ export class JetStreamEventLog implements EventLog {
     const until = Math.min(options.until ?? this.committedNext, this.committedNext);
     const start = Math.max(from, this.first);
     if (!this.conn || start >= until) return (async function* () {})();
-    return this.soundly(readStream(jetstream(this.conn.nc), this.options.stream, start, until));
+    return this.soundly(readStream(jetstream(this.conn.nc), this.options.stream, start, until), start);
   }
 
   /**
@@ -180,9 +180,18 @@ export class JetStreamEventLog implements EventLog {
    * not hold where the stream put it (checked against the scope's records read before it) ends the
    * read with the fork, so a node replaying the stream folds exactly what running nodes fold.
    */
-  private async *soundly(records: AsyncIterable<TailRecord>): AsyncGenerator<LogRecord> {
+  private async *soundly(records: AsyncIterable<TailRecord>, start: number): AsyncGenerator<LogRecord> {
     const seen = new ScopeHeads();
+    let expected = start;
     for await (const record of records) {
+      if (record.offset !== expected) {
+        // Purged (retention `snapshot`) while this node read them: it must not fold around the hole.
+        throw new LogUnavailableError(
+          `offsets ${expected}..${record.offset - 1} were purged from stream ${this.options.stream} while this ` +
+            'node read them: start it again, it restores a snapshot',
+        );
+      }
+      expected++;
       if (soundPrefix([record], this.layout, seen, this.guard).length === 0) throw this.guard.fork!;
       const scope = this.layout.scopeOf(record.subject);
       if (scope !== undefined) seen.deliver(scope, record.offset + 1);
@@ -280,6 +289,11 @@ export class JetStreamEventLog implements EventLog {
   /** The tail delivered records (any node's) and the verifier let them through: apply them. */
   private apply(delivered: readonly TailRecord[]): void {
     if (this.guard.fork) return;
+    const first = delivered[0]?.offset;
+    if (first !== undefined && first > this.committedNext) {
+      this.guard.missed(this.committedNext + 1, first);
+      return;
+    }
     const records = soundPrefix(delivered, this.layout, this.heads, this.guard);
     if (records.length === 0) return;
     this.committedNext = records[records.length - 1].offset + 1;
