@@ -21,8 +21,8 @@ describe('a rolling restart of 3 service nodes under a write and long-poll load 
     CHAT_NATS_STREAM: stream,
     // Snapshots and purges while the nodes restart. The purge stays two snapshot intervals (3,000
     // records, ~15 s of this load) behind the head: more than a restarting node falls behind. With
-    // 300-record intervals (3 s) the first restarted node stopped applying (its export froze) while
-    // the others went on: not explained yet (with retention `keep` it passed), see docs/scaling.md.
+    // 300-record intervals (3 s) a restarted node wrote to a room whose last record had been purged
+    // against "no record" and the others declared a fork (docs/scaling.md, "Known fork with purging").
     CHAT_CHECKPOINT_EVENTS: '100',
     CHAT_SNAPSHOT_EVERY_EVENTS: '1500',
     CHAT_SNAPSHOTS_KEEP: '2',

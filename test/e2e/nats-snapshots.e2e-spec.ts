@@ -62,6 +62,7 @@ describe('shared snapshots and a bounded stream (real nats-server)', () => {
     CHAT_CHECKPOINT_EVENTS: '20',
     CHAT_SNAPSHOT_EVERY_EVENTS: '20',
     CHAT_SNAPSHOTS_KEEP: '2',
+    CHAT_NATS_RETENTION: 'snapshot',
     CHAT_LOG_LEVEL: 'debug', // start-up lines (restored, skipped) are written at debug until it listens
   });
   const start = async (root: string) => {
@@ -93,7 +94,7 @@ describe('shared snapshots and a bounded stream (real nats-server)', () => {
   it('publishes snapshots, purges the stream below the oldest kept, and a node from an empty directory joins', async () => {
     const a = await start(dirs[0].path);
     await writeMessages(a, 90, 'first');
-    // Two kept snapshots and a stream purged below the older one (new streams default to `snapshot`).
+    // Two kept snapshots and a stream purged below the older one.
     await until('two snapshots and a purge', async () =>
       (await snapshotNames()).length === 2 && (await firstSeq()) > 1 ? true : undefined,
     );
