@@ -10,6 +10,7 @@ import { boundShutdown } from './shutdown-grace';
 import { DataDirLock } from './storage/data-dir-lock';
 import { loadServiceKey } from './identity/service-key-file';
 import { startupLine } from './startup-line';
+import { openStartupProbe } from './startup-probe';
 
 async function bootstrap(): Promise<void> {
   const started = performance.now();
@@ -22,19 +23,33 @@ async function bootstrap(): Promise<void> {
   await DataDirLock.acquire(config.root);
   // Read (or made) before the app: a missing or malformed key file is one fatal line, not Nest's error.
   loadServiceKey(config);
+  const address = { host: config.host, port: config.port };
+  // A nats node may restore a snapshot and replay for a while: its port answers /readyz 503 meanwhile.
+  const probe =
+    config.logBackend === 'nats'
+      ? await listenNamingKnobs({ port: 'PORT', host: 'HOST' }, address, () =>
+          openStartupProbe(config.host, config.port),
+        )
+      : undefined;
+  if (probe)
+    logger.log(
+      `starting: /readyz answers 503 on port ${probe.port} until the read models are restored`,
+      'Main',
+    );
   // Loaded only once the directory is ours (about a second of module loading): a refused second
   // process exits at once.
   const { createApp } = await import('./app.factory');
-  const app = await createApp({ config }, logger);
+  const app = await createApp({ config }, logger).finally(() => probe?.close());
   // A graceful stop (SIGTERM, SIGINT) closes the app and exits 0: Nest's default re-raises the signal,
   // which a supervisor reads as a crash (exit 143 or 130).
   app.enableShutdownHooks([], { useProcessExit: true });
   boundShutdown(app, config.shutdownGraceMs);
   // Fastify's own listen, not Nest's: Nest logs a failure as an error line of its own before
-  // rethrowing it, and a clash must be the one fatal line naming PORT and HOST.
-  const address = { host: config.host, port: config.port };
-  await listenNamingKnobs({ port: 'PORT', host: 'HOST' }, address, () =>
-    app.getHttpAdapter().getInstance().listen(address),
+  // rethrowing it, and a clash must be the one fatal line naming PORT and HOST. A probe's port (the
+  // kernel's pick when PORT=0) is the one the service takes over.
+  const serviceAddress = { host: config.host, port: probe?.port ?? config.port };
+  await listenNamingKnobs({ port: 'PORT', host: 'HOST' }, serviceAddress, () =>
+    app.getHttpAdapter().getInstance().listen(serviceAddress),
   );
   logger.markStarted();
   // The one start-up line (tests and the bench wait for its `listening on <url>`); written even at

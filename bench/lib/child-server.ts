@@ -11,6 +11,8 @@ export class ChildServer {
     readonly child: ChildProcess,
     readonly url: string,
     readonly readyMs: number,
+    /** What it printed until it listened. */
+    readonly startupOutput: string,
   ) {}
 
   get pid(): number {
@@ -39,13 +41,13 @@ export class ChildServer {
 
   /** `node`: the node binary to run (default: the one running this process). */
   static async start(args: string[], env: Record<string, string>, node?: string): Promise<ChildServer> {
-    const { child, url, readyMs } = await spawnListening(args, {
+    const { child, url, readyMs, startOutput: output } = await spawnListening(args, {
       command: node,
       cwd: PROJECT,
       env: { ...process.env, ...env },
       timeoutMs: 600_000,
     });
-    return new ChildServer(child, url, readyMs);
+    return new ChildServer(child, url, readyMs, output);
   }
 
   stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {

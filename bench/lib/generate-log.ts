@@ -1,9 +1,15 @@
 import { join } from 'node:path';
 import { formatTimestamp } from '../../src/common/timestamp';
-import { ChatEvent } from '../../src/events/chat-event';
+import { RoomEvent } from '../../src/events/chat-event';
 import { encodeEvent } from '../../src/events/event-codec';
 import { SegmentedEventLog } from '../../src/log/file/segmented-event-log';
 import { unsignedRecordLine } from '../../src/rooms/read-side/stored-record';
+import { EventLog, LogScope } from '../../src/log/event-log';
+import { MAX_BATCH_MESSAGES } from '../../src/log/nats/append-chains';
+import { roomScope } from '../../src/write/log-scopes';
+
+/** Records per append: what one NATS atomic batch holds (the file log takes any number). */
+const BATCH = MAX_BATCH_MESSAGES;
 
 export interface GeneratedLog {
   readonly events: number;
@@ -20,25 +26,31 @@ export async function generateLog(
   rooms: number,
   messagesPerRoom: number,
   textBytes: number,
-): Promise<GeneratedLog> {
-  const log = new SegmentedEventLog({
+  // Another log to fill (bench/snapshot-join.bench.ts: a JetStream stream), opened here.
+  log: EventLog = new SegmentedEventLog({
     dir: join(root, 'log'),
     fsync: 'none',
     logger: { log: () => undefined, warn: () => undefined },
-  });
+  }),
+): Promise<GeneratedLog> {
   await log.open();
   let at = Date.now() * 1000 - rooms * messagesPerRoom;
   let batch: Buffer[] = [];
+  let scopes: LogScope[] = [];
   let bytes = 0;
   let events = 0;
-  const push = async (event: ChatEvent): Promise<void> => {
+  const push = async (event: RoomEvent): Promise<void> => {
     const payload = encodeEvent(event);
     batch.push(payload);
+    scopes.push(roomScope(event.room));
     bytes += payload.length;
     events++;
-    if (batch.length >= 4096) {
-      await log.append(batch);
+    if (batch.length >= BATCH) {
+      const { next } = await log.append(batch, { scopes });
+      // A shared log refuses writes once its tail lags its acknowledgements for long: keep it close.
+      while (log.committedHead() < next - 20 * BATCH) await new Promise((resolve) => setTimeout(resolve, 5));
       batch = [];
+      scopes = [];
     }
   };
   const filler = 'x'.repeat(Math.max(0, textBytes - 24));
@@ -56,7 +68,7 @@ export async function generateLog(
       await push({ type: 'message.appended', room: `gen${r}`, seq, at: at++, record });
     }
   }
-  if (batch.length > 0) await log.append(batch);
+  if (batch.length > 0) await log.append(batch, { scopes });
   await log.close();
   return { events, bytes };
 }

@@ -173,6 +173,18 @@ export class AppConfig {
   @IsInt() @Min(1) natsDuplicateWindowSeconds = 120;
   /** With the nats backend: deadline in ms for connecting and for a whole write (every retry and wait included). */
   @IsInt() @Min(100) @Max(60_000) natsTimeoutMs = 5000;
+  /**
+   * With the nats backend: `snapshot` purges stream records below the oldest kept shared snapshot,
+   * `keep` keeps the whole history (audit); empty: what the stream was created with (`keep` unless
+   * `snapshot` was set then). `snapshot` has a known fork hazard: docs/scaling.md.
+   */
+  @IsIn(['', 'keep', 'snapshot']) natsRetention: '' | 'keep' | 'snapshot' = '';
+  /** Shared snapshots (nats backend): one is due after this many events past the newest… */
+  @IsInt() @Min(1) snapshotEveryEvents = 1_000_000;
+  /** …or this many seconds after it (whichever comes first; 0: this node neither takes nor restores any). */
+  @IsNumber() @Min(0) snapshotSeconds = 3600;
+  /** How many shared snapshots to keep (the oldest bounds the stream under retention `snapshot`). */
+  @IsInt() @Min(1) @Max(100) snapshotsKeep = 3;
   /** /readyz answers 503 while more committed log records than this wait to be applied here. */
   @IsInt() @Min(0) readyMaxLag = 1000;
   /** An event loop blocked this long (ms) is a stall: an error line at once, /healthz 503 for a minute after. */

@@ -1,3 +1,5 @@
+import { SnapshotStore } from './snapshot-store';
+
 /**
  * The event log port: the one source of truth of the service. Every accepted write is appended here
  * as an opaque payload (the event codec lives in src/events); projections fold what the log returns.
@@ -124,6 +126,16 @@ export interface EventLog {
    * nodes' writes still on their way), for /healthz. Optional: 0 for a log only this process writes.
    */
   backlog?(): number;
+  /**
+   * Where shared snapshots of the read models live (the nats backend: an object store beside the
+   * stream); absent or undefined: this log has none, every node keeps its own checkpoints.
+   */
+  snapshotStore?(): SnapshotStore | undefined;
+  /**
+   * Drops the records below `offset` when this log's retention lets snapshots bound it (nats:
+   * CHAT_NATS_RETENTION=snapshot; `offset` is the oldest kept shared snapshot's). A no-op otherwise.
+   */
+  purgeBefore?(offset: number): Promise<void>;
   /** Retention: drops whole segments (or the backend's unit) that end at or before `offset`. */
   truncateBefore(offset: number): Promise<void>;
   /**

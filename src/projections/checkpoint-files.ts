@@ -9,6 +9,8 @@
 export interface CheckpointFiles {
   /** Every such file now on disk. */
   list(): string[];
+  /** Where it is on disk (a snapshot reads it from there, a restore moves it there). */
+  path(file: string): string;
   /** Its length in bytes, or -1 when it does not exist. */
   size(file: string): number;
   /** Cuts it back to a length a checkpoint recorded (start-up recovery). */
@@ -24,6 +26,7 @@ export interface CheckpointFiles {
 /** What checkpoints cover when no feature keeps files: nothing. */
 export const NO_CHECKPOINT_FILES: CheckpointFiles = {
   list: () => [],
+  path: (file) => file,
   size: () => -1,
   truncate: () => undefined,
   delete: () => undefined,

@@ -5,9 +5,10 @@ import { CheckpointFiles } from './checkpoint-files';
 import { CheckpointStore } from './checkpoint-store';
 import { ProjectionRegistry } from './projection-registry';
 import { Projection } from './projection';
+import { RecoveryError } from './recovery.error';
+import { SnapshotRestore } from './snapshot/snapshot-restore';
 
-/** The data directory does not hold a state this build can recover to. */
-export class RecoveryError extends Error {}
+export { RecoveryError } from './recovery.error';
 
 /** What start-up recovery checks against the newest intact checkpoint (null: none). */
 export interface RecoveryInputs {
@@ -54,7 +55,8 @@ export function recoveryRefusals(inputs: RecoveryInputs): string[] {
  * Start-up recovery of the read models: load the newest intact checkpoint, cut every ring file it
  * names back to the length it recorded (bytes past it were written after the checkpoint and will be
  * written again by replay), and delete ring files no kept checkpoint names. Returns the log offset
- * replay starts from. Every refusal comes before the first change to any file.
+ * replay starts from. Every refusal comes before the first change to any file. With shared snapshots
+ * (nats backend) a node that cannot replay from its own checkpoint first restores one (SnapshotRestore).
  */
 @Injectable()
 export class CheckpointRecovery {
@@ -64,6 +66,7 @@ export class CheckpointRecovery {
     @Inject(EVENT_LOG) private readonly log: EventLog,
     private readonly checkpoints: CheckpointStore,
     private readonly registry: ProjectionRegistry,
+    private readonly snapshots: SnapshotRestore,
   ) {}
 
   /** The files checkpoints cover, as a feature registered them (rooms: the ring files). */
@@ -73,6 +76,7 @@ export class CheckpointRecovery {
 
   async restore(projections: readonly Projection[]): Promise<number> {
     this.checkpoints.removeTemporaries();
+    await this.snapshots.restoreIfNeeded();
     const newest = await this.checkpoints.newestIntact();
     const from = newest?.offset ?? 0;
     // Every check before the first change: a refused start leaves every file as it found it.

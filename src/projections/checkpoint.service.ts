@@ -11,6 +11,7 @@ import { CheckpointStore } from './checkpoint-store';
 import { ProjectionRegistry } from './projection-registry';
 import { Projection, PROJECTIONS } from './projection';
 import { ProjectionRunner } from './projection-runner';
+import { SnapshotPublisher } from './snapshot/snapshot-publisher';
 
 /**
  * Takes checkpoints: captures every projection's state at one log offset, makes the log and the ring
@@ -44,6 +45,7 @@ export class CheckpointService {
     private readonly store: CheckpointStore,
     private readonly registry: ProjectionRegistry,
     private readonly clock: Clock,
+    private readonly snapshots: SnapshotPublisher,
     // Absent in the replay tool, which builds the projections without the HTTP service.
     @Optional() @Inject(CHECKPOINT_OBSERVER) private readonly observer?: CheckpointObserver,
   ) {
@@ -112,13 +114,9 @@ export class CheckpointService {
     }
     await this.log.sync(); // under interval/none the checkpoint must never be ahead of the durable log
     await this.files.syncDirty();
-    await this.store.write({
-      version: 2,
-      offset,
-      createdAt: formatTimestamp(this.clock.nowMicros()),
-      projections,
-      files,
-    });
+    const createdAt = formatTimestamp(this.clock.nowMicros());
+    await this.store.write({ version: 2, offset, createdAt, projections, files });
+    this.snapshots.checkpointWritten({ version: 2, offset, createdAt, files });
     this.lastOffset = offset;
     this.lastWrittenAt = Date.now();
     this.observer?.written(Number(process.hrtime.bigint() - started) / 1e9);
@@ -139,10 +137,14 @@ export class CheckpointService {
   }
 
   private async collectGarbage(): Promise<void> {
+    // A snapshot being published reads its checkpoint's files: they stay until it ends.
+    const pinned = this.snapshots.pinned;
     const offsets = this.store.offsets();
-    for (const old of offsets.slice(this.config.checkpointsKeep)) this.store.delete(old);
+    for (const old of offsets.slice(this.config.checkpointsKeep))
+      if (old !== pinned?.offset) this.store.delete(old);
     const kept = this.store.headers();
     const needed = new Set(kept.flatMap((header) => Object.keys(header.files)));
+    for (const file of Object.keys(pinned?.files ?? {})) needed.add(file);
     for (const projection of this.projections) {
       for (const file of projection.referencedFiles?.().keys() ?? []) needed.add(file);
     }

@@ -21,6 +21,8 @@ import { projectionFeature, ProjectionFeature } from './projection-feature';
 import { ProjectionRegistry } from './projection-registry';
 import { ProjectionRunner } from './projection-runner';
 import { ServiceHealth } from './service-health';
+import { SnapshotPublisher } from './snapshot/snapshot-publisher';
+import { SnapshotRestore } from './snapshot/snapshot-restore';
 import { RuntimeModule } from '../runtime/runtime.module';
 
 /**
@@ -46,6 +48,8 @@ import { RuntimeModule } from '../runtime/runtime.module';
       useFactory: (c: AppConfig) => new CheckpointStore(c.root),
     },
     ChangeNotifier,
+    SnapshotRestore,
+    SnapshotPublisher,
     CheckpointRecovery,
     ProjectionRunner,
     CheckpointService,

@@ -19,6 +19,8 @@ export interface SpawnOptions {
   readonly timeoutMs: number;
   /** The executable (default: this node); the npm-start tests run `npm` itself. */
   readonly command?: string;
+  /** Sees its output as it comes, until it listens (a test acting while the process starts). */
+  readonly onOutput?: (text: string) => void;
 }
 
 /**
@@ -42,6 +44,7 @@ export function spawnListening(args: readonly string[], options: SpawnOptions): 
     }, options.timeoutMs);
     const onData = (chunk: Buffer): void => {
       output += chunk.toString('utf8');
+      options.onOutput?.(output);
       const match = LISTENING.exec(output);
       if (!match) return;
       clearTimeout(timer);

@@ -27,12 +27,13 @@ export function natsLogOptions(stream: string, overrides: Partial<NatsLogOptions
   };
 }
 
-/** Deletes a test stream (missing is fine: the test may have failed before creating it). */
+/** Deletes a test stream and its snapshots' object store (missing is fine: the test may have failed first). */
 export async function deleteStream(stream: string, servers: readonly string[] = [NATS_URL]): Promise<void> {
   const nc = await connect({ servers: [...servers] });
   try {
     const jsm = await jetstreamManager(nc);
     await jsm.streams.delete(stream).catch(() => false);
+    await jsm.streams.delete(`OBJ_${stream}-snapshots`).catch(() => false);
   } finally {
     await nc.close();
   }

@@ -16,19 +16,21 @@ export class ServiceProcess {
   private constructor(
     readonly child: ChildProcess,
     readonly baseUrl: string,
+    /** What it printed until it listened (its start-up log lines). */
+    readonly startupOutput: string,
   ) {}
 
   /** `openFiles` runs it under `ulimit -n` (through sh, which execs node: the pid stays the service's). */
   static async start(
     env: Record<string, string>,
-    limits: { openFiles?: number } = {},
+    limits: { openFiles?: number; onOutput?: (text: string) => void } = {},
   ): Promise<ServiceProcess> {
     const node = [process.execPath, '-r', TS_REGISTER, MAIN];
     const args =
       limits.openFiles === undefined
         ? node.slice(1)
         : ['-c', `ulimit -n ${limits.openFiles} && exec "$@"`, 'sh', ...node];
-    const { child, url } = await spawnListening(args, {
+    const { child, url, startOutput } = await spawnListening(args, {
       command: limits.openFiles === undefined ? undefined : '/bin/sh',
       cwd: ROOT,
       // Budgets far beyond what a suite spends unless the suite sets them (see TestApp).
@@ -43,8 +45,9 @@ export class ServiceProcess {
       // Generous: on a loaded 2-core machine (load average 20, the suite in a container beside other
       // runs) transpiling and starting the service took over 20 s and failed whole suites.
       timeoutMs: 90_000,
+      onOutput: limits.onOutput,
     });
-    return new ServiceProcess(child, url);
+    return new ServiceProcess(child, url, startOutput);
   }
 
   /**

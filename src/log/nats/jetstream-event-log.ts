@@ -12,7 +12,9 @@ import { DeliveryLag } from './delivery-lag';
 import { soundPrefix } from './sound-prefix';
 import { ScopeHeads } from './scope-heads';
 import { assertServerVersions, versionProblem } from './server-versions';
-import { ensureStream } from './stream-spec';
+import { effectiveRetention, ensureStream } from './stream-spec';
+import { NatsSnapshotStore } from './nats-snapshot-store';
+import { SnapshotStore } from '../snapshot-store';
 import { checksum, StreamGuard } from './stream-guard';
 import { readStream } from './stream-reader';
 import { StreamTail, TailRecord } from './stream-tail';
@@ -27,6 +29,7 @@ interface Connected {
   readonly chains: AppendChains;
   readonly verifier: StreamVerifier;
   readonly watchdog: TailWatchdog;
+  readonly snapshots: NatsSnapshotStore;
 }
 
 /**
@@ -53,6 +56,7 @@ export class JetStreamEventLog implements EventLog {
   private closing: Promise<void> | undefined;
   private committedNext = 0;
   private first = 0;
+  private retention: 'keep' | 'snapshot' = 'keep';
   private disconnected: LogUnavailableError | undefined;
   private unsupported: LogUnavailableError | undefined;
   private readonly layout: SubjectLayout;
@@ -70,6 +74,7 @@ export class JetStreamEventLog implements EventLog {
     if (this.state !== 'new') throw new Error('JetStreamEventLog.open() may be called only once');
     this.state = 'open';
     const nc = await connectNats(this.options);
+    let snapshots: NatsSnapshotStore | undefined;
     try {
       await assertServerVersions(this.options);
       const jsm = await jetstreamManager(nc, { timeout: this.options.timeoutMs });
@@ -80,6 +85,8 @@ export class JetStreamEventLog implements EventLog {
             'atomic batches on; its earlier records stay readable, nodes of older versions can no longer write',
         );
       }
+      this.retention = effectiveRetention(info, this.options);
+      snapshots = await NatsSnapshotStore.open(this.options);
       this.committedNext = info.state.last_seq;
       this.first = Math.max(0, info.state.first_seq - 1);
       const verifier = new StreamVerifier({
@@ -115,11 +122,12 @@ export class JetStreamEventLog implements EventLog {
         }),
       );
       const watchdog = new TailWatchdog(tail, () => verifier.inspect());
-      this.conn = { nc, jsm, tail, chains, verifier, watchdog };
+      this.conn = { nc, jsm, tail, chains, verifier, watchdog, snapshots };
       nc.subscribe(`$JS.EVENT.ADVISORY.STREAM.LEADER_ELECTED.${this.options.stream}`, {
         callback: () => verifier.disrupted('stream leader elected'),
       });
     } catch (error) {
+      await snapshots?.close();
       await nc.close();
       throw error;
     }
@@ -127,7 +135,7 @@ export class JetStreamEventLog implements EventLog {
     this.conn.watchdog.start();
     this.options.logger?.log(
       `JetStream stream ${this.options.stream}: offsets ${this.first}..${this.committedNext} ` +
-        `(${this.options.replicas} replica(s), servers ${this.options.servers.join(',')})`,
+        `(${this.options.replicas} replica(s), retention ${this.retention}, servers ${this.options.servers.join(',')})`,
     );
   }
 
@@ -164,7 +172,7 @@ export class JetStreamEventLog implements EventLog {
     const until = Math.min(options.until ?? this.committedNext, this.committedNext);
     const start = Math.max(from, this.first);
     if (!this.conn || start >= until) return (async function* () {})();
-    return this.soundly(readStream(jetstream(this.conn.nc), this.options.stream, start, until));
+    return this.soundly(readStream(jetstream(this.conn.nc), this.options.stream, start, until), start);
   }
 
   /**
@@ -172,9 +180,18 @@ export class JetStreamEventLog implements EventLog {
    * not hold where the stream put it (checked against the scope's records read before it) ends the
    * read with the fork, so a node replaying the stream folds exactly what running nodes fold.
    */
-  private async *soundly(records: AsyncIterable<TailRecord>): AsyncGenerator<LogRecord> {
+  private async *soundly(records: AsyncIterable<TailRecord>, start: number): AsyncGenerator<LogRecord> {
     const seen = new ScopeHeads();
+    let expected = start;
     for await (const record of records) {
+      if (record.offset !== expected) {
+        // Purged (retention `snapshot`) while this node read them: it must not fold around the hole.
+        throw new LogUnavailableError(
+          `offsets ${expected}..${record.offset - 1} were purged from stream ${this.options.stream} while this ` +
+            'node read them: start it again, it restores a snapshot',
+        );
+      }
+      expected++;
       if (soundPrefix([record], this.layout, seen, this.guard).length === 0) throw this.guard.fork!;
       const scope = this.layout.scopeOf(record.subject);
       if (scope !== undefined) seen.deliver(scope, record.offset + 1);
@@ -213,8 +230,26 @@ export class JetStreamEventLog implements EventLog {
     return this.conn?.tail.backlog ?? 0;
   }
 
+  snapshotStore(): SnapshotStore | undefined {
+    return this.conn?.snapshots;
+  }
+
   /**
-   * Never deletes: other nodes, and any node starting from an empty CHAT_ROOT, replay the stream
+   * Retention `snapshot`: purges the stream below the oldest kept shared snapshot (offset = seq − 1,
+   * so records from sequence `offset + 1` on stay). A node that starts later and cannot replay from
+   * its own checkpoint restores a snapshot instead (SnapshotRestore).
+   */
+  async purgeBefore(offset: number): Promise<void> {
+    if (this.retention !== 'snapshot' || !this.conn || offset <= this.first) return;
+    const { purged } = await this.conn.jsm.streams.purge(this.options.stream, { seq: offset + 1 });
+    this.first = offset;
+    this.options.logger?.log(
+      `purged ${purged} record(s) below offset ${offset} from stream ${this.options.stream}`,
+    );
+  }
+
+  /**
+   * Never deletes by checkpoint: other nodes, and any node starting from an empty CHAT_ROOT, replay the stream
    * from its first record, and one node's checkpoint says nothing about theirs (docs/scaling.md).
    */
   async truncateBefore(): Promise<void> {}
@@ -232,6 +267,7 @@ export class JetStreamEventLog implements EventLog {
     conn.verifier.stop();
     await conn.chains.drain();
     conn.tail.stop();
+    await conn.snapshots.close();
     await conn.nc.close();
   }
 
@@ -253,6 +289,11 @@ export class JetStreamEventLog implements EventLog {
   /** The tail delivered records (any node's) and the verifier let them through: apply them. */
   private apply(delivered: readonly TailRecord[]): void {
     if (this.guard.fork) return;
+    const first = delivered[0]?.offset;
+    if (first !== undefined && first > this.committedNext) {
+      this.guard.missed(this.committedNext + 1, first);
+      return;
+    }
     const records = soundPrefix(delivered, this.layout, this.heads, this.guard);
     if (records.length === 0) return;
     this.committedNext = records[records.length - 1].offset + 1;

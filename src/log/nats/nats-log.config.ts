@@ -11,6 +11,7 @@ export function natsLogOptionsFrom(config: AppConfig, logger: NatsLogOptions['lo
     maxBytes: config.natsMaxBytes,
     duplicateWindowSeconds: config.natsDuplicateWindowSeconds,
     timeoutMs: config.natsTimeoutMs,
+    retention: config.natsRetention,
     credentials: {
       user: config.natsUser || undefined,
       password: config.natsPassword || undefined,

@@ -12,6 +12,11 @@ export interface NatsLogOptions {
   readonly duplicateWindowSeconds: number;
   /** Deadline of connecting, of one publish acknowledgement and of a whole write (CHAT_NATS_TIMEOUT_MS). */
   readonly timeoutMs: number;
+  /**
+   * CHAT_NATS_RETENTION: `snapshot` purges records below the oldest kept shared snapshot, `keep`
+   * never deletes; '' follows what the stream was created with (stream-spec.ts, RETENTION_METADATA).
+   */
+  readonly retention?: '' | 'keep' | 'snapshot';
   readonly credentials?: NatsCredentials;
   readonly logger?: {
     log(message: string): void;

@@ -115,6 +115,18 @@ export class StreamGuard {
     this.declare(`the last record of ${scope} is ${actual}, but this node applied or wrote ${expected}`);
   }
 
+  /**
+   * The tail skipped records: the stream was purged below the oldest kept snapshot
+   * (CHAT_NATS_RETENTION=snapshot) while this node lagged further behind. Its read models cannot be
+   * completed from the stream any more; restarted, it restores a snapshot.
+   */
+  missed(fromSeq: number, toSeq: number): void {
+    this.declare(
+      `records ${fromSeq}..${toSeq} were purged before this node received them (it lagged behind the ` +
+        'oldest kept snapshot): restart it, it restores a snapshot',
+    );
+  }
+
   private declare(what: string): void {
     if (this.forked) return;
     this.forked = new StreamForkedError(this.stream, what);

@@ -50,8 +50,26 @@ function upgradable(options: NatsLogOptions): Expectation[] {
   ];
 }
 
+/**
+ * The stream metadata key recording the retention a stream was created with (CHAT_NATS_RETENTION at
+ * creation, `keep` when unset); a stream without it (created before snapshots existed) is `keep`
+ * unless the knob says otherwise, so an upgrade never starts deleting history an operator kept.
+ */
+export const RETENTION_METADATA = 'agent-chat-retention';
+
+/** The retention in force for a stream: the knob when set, else the stream's metadata, else `keep`. */
+export function effectiveRetention(info: StreamInfo, options: NatsLogOptions): 'keep' | 'snapshot' {
+  if (options.retention) return options.retention;
+  return info.config.metadata?.[RETENTION_METADATA] === 'snapshot' ? 'snapshot' : 'keep';
+}
+
 function wantedConfig(options: NatsLogOptions): Partial<StreamConfig> & { name: string } {
-  const config: Record<string, unknown> = { name: options.stream };
+  const config: Record<string, unknown> = {
+    name: options.stream,
+    // `keep` unless asked: purging can remove a quiet scope's last record, and a node that does not
+    // know that record then writes against "none" (docs/scaling.md, "Known fork with purging").
+    metadata: { [RETENTION_METADATA]: options.retention === 'snapshot' ? 'snapshot' : 'keep' },
+  };
   for (const { field, wanted } of expectations(options)) config[field] = wanted;
   return config as Partial<StreamConfig> & { name: string };
 }
