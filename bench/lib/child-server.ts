@@ -41,7 +41,12 @@ export class ChildServer {
 
   /** `node`: the node binary to run (default: the one running this process). */
   static async start(args: string[], env: Record<string, string>, node?: string): Promise<ChildServer> {
-    const { child, url, readyMs, startOutput: output } = await spawnListening(args, {
+    const {
+      child,
+      url,
+      readyMs,
+      startOutput: output,
+    } = await spawnListening(args, {
       command: node,
       cwd: PROJECT,
       env: { ...process.env, ...env },
