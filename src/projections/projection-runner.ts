@@ -9,6 +9,7 @@ import { Projection, PROJECTIONS } from './projection';
 import { DomainError } from '../common/domain-error';
 import { StorageFullError, storageFullCause } from '../storage/storage-full.error';
 import { ProjectionFailedError } from './projection-failed.error';
+import { LogChain } from './log-chain';
 
 interface AppliedWaiter {
   readonly offset: number;
@@ -37,6 +38,8 @@ export class ProjectionRunner {
   private failed: DomainError | null = null;
   private failedAt = '';
   private replay: { readonly fromOffset: number; readonly replayed: number } | null = null;
+  /** The whole log's hash chain (issue 29), folded here: only the runner sees each record's stored bytes. */
+  readonly logChain = new LogChain();
 
   constructor(
     @Inject(EVENT_LOG) private readonly log: EventLog,
@@ -47,8 +50,9 @@ export class ProjectionRunner {
 
   /** Restores the newest checkpoint, replays the log after it, then follows new commits. */
   async start(): Promise<{ fromOffset: number; replayed: number }> {
-    const fromOffset = await this.recovery.restore(this.projections);
+    const fromOffset = await this.recovery.restore([...this.projections, this.logChain]);
     this.next = fromOffset;
+    this.logChain.startAt(fromOffset); // a checkpoint from before log chains restored none
     let replayed = 0;
     // Subscribed before replaying, ignored until caught up: with a shared log (the nats backend)
     // other nodes commit while this one replays, and those records must not fall between the two.
@@ -155,6 +159,7 @@ export class ProjectionRunner {
       this.fail(record.offset, type, error);
       return null;
     }
+    this.logChain.fold(record.offset, record.payload);
     this.next = record.offset + 1;
     this.applied++;
     return 'room' in event ? event.room : null;
