@@ -52,7 +52,7 @@ export class ProjectionRunner {
   async start(): Promise<{ fromOffset: number; replayed: number }> {
     const fromOffset = await this.recovery.restore([...this.projections, this.logChain]);
     this.next = fromOffset;
-    this.logChain.startAt(fromOffset); // a checkpoint from before log chains restored none
+    if (this.logChain.snapshot().offset !== fromOffset) await this.rebuildLogChain(fromOffset);
     let replayed = 0;
     // Subscribed before replaying, ignored until caught up: with a shared log (the nats backend)
     // other nodes commit while this one replays, and those records must not fall between the two.
@@ -76,6 +76,20 @@ export class ProjectionRunner {
     );
     this.replay = { fromOffset, replayed };
     return this.replay;
+  }
+
+  /**
+   * The checkpoint predates log chains (it restored none): recomputed from L0 when the log still
+   * holds every record before `fromOffset`, read once at this start; otherwise (compacted) started at
+   * a stand-in anchor that proves nothing about the records before it (docs/operations.md).
+   */
+  private async rebuildLogChain(fromOffset: number): Promise<void> {
+    if (this.log.firstOffset() !== 0) return this.logChain.startAt(fromOffset);
+    for await (const record of this.log.read(0)) {
+      if (record.offset >= fromOffset) break;
+      this.logChain.fold(record.offset, record.payload);
+    }
+    if (this.logChain.snapshot().offset !== fromOffset) this.logChain.startAt(fromOffset);
   }
 
   /** What the start-up replay did (the start-up log line reports it); null before start. */

@@ -18,6 +18,8 @@ import { TestApp } from '../../support/test-app';
  * Issue 29, "the whole log, too": every checkpoint records and signs the log chain at its offset, so
  * tampering with records no room chain holds (note writes) is found, with the offsets it lies in.
  */
+const OPTIONS = { logRetention: 'keep', checkpointEvents: 10, checkpointsKeep: 10 } as const;
+
 describe('npm run verify: the log chain (issue 29)', () => {
   const dir = makeTempDir('agent-chat-verify-log-chain');
   let source: string;
@@ -32,7 +34,7 @@ describe('npm run verify: the log chain (issue 29)', () => {
     ]);
 
   beforeAll(async () => {
-    const app = await TestApp.start({ logRetention: 'keep', checkpointEvents: 10, checkpointsKeep: 10 });
+    const app = await TestApp.start(OPTIONS);
     for (let i = 0; i < 40; i++) {
       if (i % 3 === 0) await app.getPath(`/kv/audit/k${i}/set/note-${i}`);
       else await app.getPath(`/r/alpha/say/n/message-${i}`);
@@ -118,5 +120,23 @@ describe('npm run verify: the log chain (issue 29)', () => {
         /^checkpoints\/.* offset \d+: log chain: the signature over the recorded value does not verify/,
       ),
     ]);
+  });
+
+  it('checkpoints from before the log chain: the next start recomputes it from the log, and it verifies', async () => {
+    const root = copy();
+    const store = new CheckpointStore(root);
+    for (const offset of store.offsets()) {
+      const { logChain: _dropped, ...projections } = (await store.read(offset))!.projections;
+      await store.write({ ...(await store.read(offset))!, projections });
+    }
+    expect(await verifyDataDir(root)).toMatchObject({ findings: [], logChainsChecked: 0 });
+    const app = await TestApp.start(OPTIONS, undefined, root);
+    for (let i = 0; i < 12; i++) await app.getPath(`/kv/audit/late${i}/set/note-late-${i}`);
+    await app.close({ keepData: true });
+    const newest = (await store.read(store.offsets()[0]))!.projections.logChain;
+    expect(newest).toMatchObject({ anchorOffset: 0 }); // from L0, not a stand-in anchor
+    const report = await verifyDataDir(root);
+    expect(report.findings).toEqual([]);
+    expect(report.logChainsChecked).toBeGreaterThanOrEqual(1);
   });
 });
