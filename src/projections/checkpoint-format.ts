@@ -10,7 +10,9 @@
  *
  * A snapshot that is a plain object has each of its fields written separately, arrays element by
  * element; any other snapshot is one `value` line with a null field. Reading reassembles the same
- * JavaScript values, so projections keep plain `snapshot()` / `restore()` methods.
+ * JavaScript values, so projections keep plain `snapshot()` / `restore()` methods. Among them,
+ * `logChain` (issue 29) is the whole log's hash chain at `offset` with the service key's signature
+ * (log-chain.ts; docs/operations.md, "The log chain"); checkpoints without it still load.
  */
 export interface CheckpointHeader {
   readonly version: 2;

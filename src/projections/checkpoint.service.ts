@@ -12,6 +12,8 @@ import { ProjectionRegistry } from './projection-registry';
 import { Projection, PROJECTIONS } from './projection';
 import { ProjectionRunner } from './projection-runner';
 import { SnapshotPublisher } from './snapshot/snapshot-publisher';
+import { CHECKPOINT_SIGNER, CheckpointSigner } from './checkpoint-signer';
+import { logCheckpointPayload } from './log-chain';
 
 /**
  * Takes checkpoints: captures every projection's state at one log offset, makes the log and the ring
@@ -48,6 +50,7 @@ export class CheckpointService {
     private readonly snapshots: SnapshotPublisher,
     // Absent in the replay tool, which builds the projections without the HTTP service.
     @Optional() @Inject(CHECKPOINT_OBSERVER) private readonly observer?: CheckpointObserver,
+    @Optional() @Inject(CHECKPOINT_SIGNER) private readonly signer?: CheckpointSigner,
   ) {
     runner.onBatchApplied(() => {
       if (this.runner.appliedCount - this.appliedAtLast >= this.config.checkpointEvents) this.takeScheduled();
@@ -112,6 +115,7 @@ export class CheckpointService {
       projections[projection.name] = projection.snapshot();
       for (const [file, length] of projection.referencedFiles?.() ?? []) files[file] = length;
     }
+    projections[this.runner.logChain.name] = this.signedLogChain();
     await this.log.sync(); // under interval/none the checkpoint must never be ahead of the durable log
     await this.files.syncDirty();
     const createdAt = formatTimestamp(this.clock.nowMicros());
@@ -121,6 +125,18 @@ export class CheckpointService {
     this.lastWrittenAt = Date.now();
     this.observer?.written(Number(process.hrtime.bigint() - started) / 1e9);
     await this.collectGarbage();
+  }
+
+  /** The log chain at the checkpoint's offset, signed: a verifier can tell a forged value (issue 29). */
+  private signedLogChain(): object {
+    const chain = this.runner.logChain.snapshot();
+    if (this.signer === undefined) return chain; // the replay tool: it takes no checkpoints today
+    const { did } = this.signer;
+    return {
+      ...chain,
+      did,
+      signature: this.signer.sign(logCheckpointPayload(chain.offset, chain.hash, did)),
+    };
   }
 
   private scheduleRetry(error: unknown): void {

@@ -9,6 +9,7 @@ import { Projection, PROJECTIONS } from './projection';
 import { DomainError } from '../common/domain-error';
 import { StorageFullError, storageFullCause } from '../storage/storage-full.error';
 import { ProjectionFailedError } from './projection-failed.error';
+import { LogChain } from './log-chain';
 
 interface AppliedWaiter {
   readonly offset: number;
@@ -37,6 +38,8 @@ export class ProjectionRunner {
   private failed: DomainError | null = null;
   private failedAt = '';
   private replay: { readonly fromOffset: number; readonly replayed: number } | null = null;
+  /** The whole log's hash chain (issue 29), folded here: only the runner sees each record's stored bytes. */
+  readonly logChain = new LogChain();
 
   constructor(
     @Inject(EVENT_LOG) private readonly log: EventLog,
@@ -47,8 +50,9 @@ export class ProjectionRunner {
 
   /** Restores the newest checkpoint, replays the log after it, then follows new commits. */
   async start(): Promise<{ fromOffset: number; replayed: number }> {
-    const fromOffset = await this.recovery.restore(this.projections);
+    const fromOffset = await this.recovery.restore([...this.projections, this.logChain]);
     this.next = fromOffset;
+    if (this.logChain.snapshot().offset !== fromOffset) await this.rebuildLogChain(fromOffset);
     let replayed = 0;
     // Subscribed before replaying, ignored until caught up: with a shared log (the nats backend)
     // other nodes commit while this one replays, and those records must not fall between the two.
@@ -72,6 +76,20 @@ export class ProjectionRunner {
     );
     this.replay = { fromOffset, replayed };
     return this.replay;
+  }
+
+  /**
+   * The checkpoint predates log chains (it restored none): recomputed from L0 when the log still
+   * holds every record before `fromOffset`, read once at this start; otherwise (compacted) started at
+   * a stand-in anchor that proves nothing about the records before it (docs/operations.md).
+   */
+  private async rebuildLogChain(fromOffset: number): Promise<void> {
+    if (this.log.firstOffset() !== 0) return this.logChain.startAt(fromOffset);
+    for await (const record of this.log.read(0)) {
+      if (record.offset >= fromOffset) break;
+      this.logChain.fold(record.offset, record.payload);
+    }
+    if (this.logChain.snapshot().offset !== fromOffset) this.logChain.startAt(fromOffset);
   }
 
   /** What the start-up replay did (the start-up log line reports it); null before start. */
@@ -155,6 +173,7 @@ export class ProjectionRunner {
       this.fail(record.offset, type, error);
       return null;
     }
+    this.logChain.fold(record.offset, record.payload);
     this.next = record.offset + 1;
     this.applied++;
     return 'room' in event ? event.room : null;

@@ -20,7 +20,7 @@ async function main(argv: readonly string[]): Promise<void> {
   const report = await verifyDataDir(existingDataDir(positionals[0]));
   const rings =
     report.ringsCompared === null ? 'not compared (the log is damaged)' : `${report.ringsCompared} compared`;
-  const summary = `${report.records} log records, ${report.signed} signed, ${report.checkpoints} checkpoints, ring files ${rings}, room chains ${report.chainsChecked} checked`;
+  const summary = `${report.records} log records, ${report.signed} signed, ${report.checkpoints} checkpoints, ring files ${rings}, room chains ${report.chainsChecked} checked, log chain ${report.logChainsChecked} checkpoints`;
   if (report.findings.length === 0) {
     process.stdout.write(`verify: OK: ${summary}\n`);
     return;

@@ -3,6 +3,7 @@ import { auditCheckpoints, checkpointedRingLengths } from './checkpoint-audit';
 import { auditChains } from './chain-audit';
 import { Finding } from './finding';
 import { auditLog, logBytes } from './log-audit';
+import { LogChainAudit } from './log-chain-audit';
 import { auditRings } from './ring-audit';
 import { signedRecordFailure } from './signature-audit';
 import { auditStartup } from './startup-audit';
@@ -15,12 +16,14 @@ export interface VerifyReport {
   readonly ringsCompared: number | null;
   /** Ring files whose hash chain was checked against what checkpoints sealed. */
   readonly chainsChecked: number;
+  /** Checkpoints whose signed log chain value was compared with the chain recomputed from the log. */
+  readonly logChainsChecked: number;
   readonly findings: Finding[];
 }
 
 /**
  * The audit verifier (`npm run verify -- <dir>`): log frames and offsets, signatures of signed
- * records, checkpoint seals, room hash chains against the checkpoints, what a start would refuse,
+ * records, checkpoint seals, the log chain and room hash chains against the checkpoints, what a start would refuse,
  * and ring files against a replay of the log. Read-only and lock-free, so
  * it can run beside the service; it never stops at the first problem, so one run reports them all.
  */
@@ -29,7 +32,9 @@ export async function verifyDataDir(root: string): Promise<VerifyReport> {
   let signed = 0;
   let undecodable = false;
   const bytesAtStart = logBytes(root);
+  const logChain = await LogChainAudit.open(root);
   const log = await auditLog(root, (offset, payload, file) => {
+    logChain.record(offset, payload);
     let event;
     try {
       event = decodeEvent(payload);
@@ -44,6 +49,8 @@ export async function verifyDataDir(root: string): Promise<VerifyReport> {
     if (failure !== null) findings.push({ file, offset, what: `room ${event.room}: ${failure}` });
   });
   findings.push(...log.findings);
+  logChain.finish(log.head);
+  findings.push(...logChain.findings);
   const checkpoints = await stage('checkpoints', findings, () => auditCheckpoints(root));
   findings.push(...(checkpoints?.findings ?? []));
   const chains = await stage('rooms', findings, () => auditChains(root));
@@ -67,6 +74,7 @@ export async function verifyDataDir(root: string): Promise<VerifyReport> {
     checkpoints: checkpoints?.checked ?? 0,
     ringsCompared,
     chainsChecked: chains?.rooms ?? 0,
+    logChainsChecked: logChain.checked,
     findings,
   };
 }
