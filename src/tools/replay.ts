@@ -1,5 +1,5 @@
 import { NestFactory } from '@nestjs/core';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, truncateSync } from 'node:fs';
+import { constants, copyFileSync, existsSync, mkdirSync, readdirSync, truncateSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildConfig } from '../config/load-config';
 import { decodeEvent } from '../events/event-codec';
@@ -12,6 +12,7 @@ import { ReplayModule } from './replay.module';
 import { checkBatchBoundary } from './replay-cut';
 import { ProjectionRunner } from '../projections/projection-runner';
 import { DataDirLock } from '../storage/data-dir-lock';
+import { DEFAULT_SERVICE_KEY_FILE } from '../identity/service-key-file';
 
 export interface ReplayRequest {
   readonly source: string;
@@ -42,6 +43,8 @@ export async function replay(request: ReplayRequest): Promise<ReplayReport> {
   }
   // The target is written like a live data directory: no service may start on it meanwhile.
   const lock = await DataDirLock.acquire(request.target);
+  // The copy keeps the service's identity: its checkpoints are signed with the same key.
+  copyServiceKey(request.source, request.target);
   const source = new SegmentedEventLog({ dir: join(request.source, 'log'), readOnly: true, logger: quiet });
   await source.open();
   try {
@@ -84,6 +87,11 @@ export async function replay(request: ReplayRequest): Promise<ReplayReport> {
     await source.close();
     lock.release();
   }
+}
+
+function copyServiceKey(source: string, target: string): void {
+  const key = join(source, DEFAULT_SERVICE_KEY_FILE);
+  if (existsSync(key)) copyFileSync(key, join(target, DEFAULT_SERVICE_KEY_FILE), constants.COPYFILE_EXCL);
 }
 
 async function chooseBase(request: ReplayRequest, source: EventLog): Promise<Checkpoint | null> {

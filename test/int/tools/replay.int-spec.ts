@@ -1,8 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { printEvents } from '../../../src/tools/events.cli';
 import { replay } from '../../../src/tools/replay';
+import { verifyDataDir } from '../../../src/tools/verify/verify-data-dir';
 import { TestApp } from '../../support/test-app';
 
 const READS = [
@@ -33,6 +34,10 @@ describe('replay and events tools', () => {
     const target = freshDir();
     const report = await replay({ source: source.root, target });
     expect(report).toMatchObject({ base: 'log start', fromOffset: 0 });
+    // The copy keeps the service's identity: its checkpoints verify under the same did (issue 29).
+    const key = (root: string) => readFileSync(join(root, 'service-key'), 'utf8');
+    expect(key(target)).toBe(key(source.root));
+    expect((await verifyDataDir(target)).findings).toEqual([]);
     const rebuilt = await TestApp.start({}, undefined, target);
     expect(await snapshot(rebuilt)).toEqual(expected);
     expect((await rebuilt.getPath('/r/a/say/n/next?format=json')).body).toContain('"last_seq":21');
