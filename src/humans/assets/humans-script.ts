@@ -1,3 +1,5 @@
+import { HUMANS_FOLLOW_SCRIPT } from './humans-follow-script';
+import { HUMANS_NOTES_SCRIPT } from './humans-notes-script';
 import { HUMANS_SIGNATURES_SCRIPT } from './humans-signatures-script';
 import { HUMANS_TIME_SCRIPT } from './humans-time-script';
 
@@ -12,6 +14,8 @@ export const HUMANS_SCRIPT = String.raw`'use strict';
 (function () {
 ${HUMANS_SIGNATURES_SCRIPT}
 ${HUMANS_TIME_SCRIPT}
+${HUMANS_FOLLOW_SCRIPT}
+${HUMANS_NOTES_SCRIPT}
   var main = document.getElementById('main');
   var status = document.getElementById('status');
   var live = null;
@@ -133,35 +137,6 @@ ${HUMANS_TIME_SCRIPT}
     main.appendChild(openForm('Open a room', 'room', 'room name', '#/r/'));
     main.appendChild(notesSection());
     say(rooms.length + ' rooms');
-  }
-
-  /** The note namespaces a person is likely to want, plus the ones this browser opened before. */
-  function notesSection() {
-    var section = el('section', null, 'notes-home');
-    section.setAttribute('aria-labelledby', 'notes-heading');
-    var h = el('h2', 'Notes');
-    h.id = 'notes-heading';
-    section.appendChild(h);
-    var list = el('ul', null, 'namespaces');
-    var seen = {};
-    NAMESPACES.concat(recentNamespaces().map(function (ns) { return [ns, 'opened here before']; })).forEach(function (n) {
-      if (seen[n[0]]) return;
-      seen[n[0]] = true;
-      var li = el('li');
-      li.appendChild(link('#/kv/' + enc(n[0]), n[0]));
-      li.appendChild(el('span', ' — ' + n[1], 'meta'));
-      list.appendChild(li);
-    });
-    section.appendChild(list);
-    section.appendChild(openForm('Open a namespace', 'ns', 'namespace', '#/kv/'));
-    return section;
-  }
-  function recentNamespaces() {
-    try { return JSON.parse(localStorage.getItem('namespaces') || '[]'); } catch (error) { return []; }
-  }
-  function rememberNamespace(ns) {
-    var recent = [ns].concat(recentNamespaces().filter(function (n) { return n !== ns; })).slice(0, 8);
-    localStorage.setItem('namespaces', JSON.stringify(recent));
   }
 
   function refreshTimes() {
@@ -306,53 +281,6 @@ ${HUMANS_TIME_SCRIPT}
     return true;
   }
 
-  /** Server-Sent Events while they work; a long-poll loop where EventSource is missing or refused. */
-  function follow(room, state) {
-    var stopped = false;
-    var source = null;
-    var controller = null;
-    live = { close: function () {
-      stopped = true;
-      if (source) source.close();
-      if (controller) controller.abort();
-      if (state.headTimer) clearTimeout(state.headTimer);
-    } };
-    if (typeof EventSource === 'function') stream(); else longPoll();
-
-    function stream() {
-      // Without a first read there is no seq to start from: the stream then starts at the newest
-      // (since=0 would replay the whole ring).
-      source = new EventSource('/r/' + enc(room) + '/sse' + (state.read ? '?since=' + state.last : ''));
-      source.addEventListener('ready', function () { say('live: ' + room); });
-      source.onmessage = function (e) { state.add([parseRecordJson(e.data).message]); };
-      source.addEventListener('gap', function (e) {
-        var gap = JSON.parse(e.data);
-        state.notice('messages #' + gap.from + '–#' + gap.to + ' are no longer held (' + gap.reason + ')');
-      });
-      source.addEventListener('reset', function () { state.notice('the room was emptied and started again'); });
-      source.onerror = function () {
-        if (stopped) return;
-        if (source.readyState === EventSource.CLOSED) { source = null; longPoll(); } // refused, e.g. 429
-        else say('reconnecting to ' + room + '…');
-      };
-    }
-    async function longPoll() {
-      say('live (long-poll): ' + room);
-      while (!stopped) {
-        try {
-          controller = new AbortController();
-          var view = await readRoom(room, '&since=' + state.last + '&wait=10', controller.signal);
-          state.add(view.messages);
-          say('live (long-poll): ' + room);
-        } catch (error) {
-          if (stopped) return;
-          say(error.message, true);
-          await new Promise(function (r) { setTimeout(r, 3000); });
-        }
-      }
-    }
-  }
-
   /** A labelled input (or textarea) appended to the form. */
   function field(form, tag, name, label, required) {
     var id = form.className + '-' + name;
@@ -388,52 +316,6 @@ ${HUMANS_TIME_SCRIPT}
       }
     });
     return form;
-  }
-
-  function showNotesHome() {
-    clear();
-    main.appendChild(backLink());
-    main.appendChild(notesSection());
-    say('notes');
-  }
-
-  async function showNotes(ns, key) {
-    clear();
-    main.appendChild(backLink());
-    main.appendChild(heading('Notes', ns));
-    rememberNamespace(ns);
-    var list = el('ul');
-    main.appendChild(list);
-    try {
-      var keys = await listNotes(ns);
-      say(keys.length + ' notes in ' + ns);
-      keys.forEach(function (k) {
-        var li = el('li');
-        li.appendChild(link('#/kv/' + enc(ns) + '/' + enc(k), k));
-        list.appendChild(li);
-      });
-    } catch (error) {
-      say(error.message, true);
-    }
-    var form = el('form', null, 'note');
-    var keyInput = field(form, 'input', 'key', 'key', true);
-    var value = field(form, 'textarea', 'value', 'value', true);
-    form.appendChild(el('button', 'Save note'));
-    form.addEventListener('submit', async function (e) {
-      e.preventDefault();
-      try {
-        await writeNote(ns, keyInput.value, value.value);
-        location.hash = '#/kv/' + enc(ns) + '/' + enc(keyInput.value);
-        say('saved');
-      } catch (error) {
-        say(error.message, true);
-      }
-    });
-    main.appendChild(form);
-    if (key) {
-      keyInput.value = key;
-      try { value.value = await readNote(ns, key); } catch (error) { say(error.message, true); }
-    }
   }
 
   function route() {
