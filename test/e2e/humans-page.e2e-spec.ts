@@ -25,8 +25,14 @@ interface Incidents {
   readonly errors: string[];
 }
 
-async function openPage(browser: Browser, url: string, viewport = { width: 1280, height: 800 }) {
+async function openPage(
+  browser: Browser,
+  url: string,
+  viewport = { width: 1280, height: 800 },
+  beforeLoad?: (page: Page) => Promise<unknown>,
+) {
   const page = await browser.newPage({ viewport });
+  await beforeLoad?.(page);
   const incidents: Incidents = { dialogs: [], errors: [] };
   page.on('dialog', (dialog) => {
     incidents.dialogs.push(dialog.message());
@@ -260,13 +266,23 @@ describe('/humans in headless Chromium', () => {
   it('opens a room of 200 messages at the newest, in view above the composer, at desktop and phone width', async () => {
     for (let i = 1; i <= 200; i++)
       expect((await post(service, 'busy', { from: 'ann', text: `message ${i}` })).status).toBe(200);
+    expect((await fetch(service.url('/kv/topic/busy/set/a%20busy%20room'))).status).toBe(200);
     for (const viewport of [
       { width: 1280, height: 800 },
       { width: 390, height: 844 },
     ]) {
-      const { page, incidents } = await openPage(browser, service.url('/humans#/r/busy'), viewport);
+      // The topic and the signed head answer late (the real answers, held 1.5 s in the browser),
+      // so the room bar grows after the first page was scrolled to the newest message.
+      const { page, incidents } = await openPage(browser, service.url('/humans#/r/busy'), viewport, (p) =>
+        p.route(/\/(kv\/topic\/busy|r\/busy\/head)$/, async (route) => {
+          if (route.request().method() === 'GET') await new Promise((resolve) => setTimeout(resolve, 1500));
+          await route.continue();
+        }),
+      );
       await expectText(page.locator('#m200 .text'), 'message 200');
       expect(await messages(page).first().textContent()).toBe('message 101'); // the newest page
+      await page.locator('.room-bar .head').waitFor({ state: 'visible' });
+      await expectText(page.locator('.room-bar .topic .text'), 'a busy room');
       expect(await placement(page, '#m200')).toEqual({
         inWindow: true,
         inTimeline: true,
