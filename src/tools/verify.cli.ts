@@ -1,26 +1,35 @@
 import { parseArgs, UsageError } from './cli-args';
 import { runTool } from './cli-runner';
 import { existingDataDir } from './data-dir-arg';
+import { isDidKey } from '../identity/did-key';
 import { formatFinding } from './verify/finding';
 import { verifyDataDir } from './verify/verify-data-dir';
 
 const USAGE = [
-  'usage: npm run verify -- <data dir>',
+  'usage: npm run verify -- <data dir> [--did <did:key>]',
   '',
   'Audits a data directory without changing it (safe while the service runs; takes no lock):',
   "  every log frame's checksum and length, contiguous offsets across segments, every signed",
   "  message's signature, every checkpoint's SHA-256 seal, and every ring file against a replay of",
   '  the log, byte for byte. Exit 0 when all hold; 1 with one line per problem (file, offset or byte,',
   '  what differs) when anything does not.',
+  '',
+  "  --did <did:key>  the service's published key (service_did in its /.well-known/agent.json):",
+  '                   a checkpoint signed by any other key is a problem. Without it the summary names',
+  '                   the keys that signed, to compare by eye.',
 ].join('\n');
 
 async function main(argv: readonly string[]): Promise<void> {
-  const { positionals } = parseArgs(argv, []);
+  const { positionals, options } = parseArgs(argv, ['did']);
   if (positionals.length !== 1) throw new UsageError('give exactly one data directory');
-  const report = await verifyDataDir(existingDataDir(positionals[0]));
+  if (options.did !== undefined && !isDidKey(options.did))
+    throw new UsageError(
+      `--did takes an Ed25519 did:key (did:key:z6Mk…), not ${JSON.stringify(options.did)}`,
+    );
+  const report = await verifyDataDir(existingDataDir(positionals[0]), { did: options.did });
   const rings =
     report.ringsCompared === null ? 'not compared (the log is damaged)' : `${report.ringsCompared} compared`;
-  const summary = `${report.records} log records, ${report.signed} signed, ${report.checkpoints} checkpoints, ring files ${rings}, room chains ${report.chainsChecked} checked, log chain ${report.logChainsChecked} checkpoints`;
+  const summary = `${report.records} log records, ${report.signed} signed, ${report.checkpoints} checkpoints, ring files ${rings}, room chains ${report.chainsChecked} checked, log chain ${report.logChainsChecked} checkpoints${signedBy(report.signers, options.did)}`;
   if (report.findings.length === 0) {
     process.stdout.write(`verify: OK: ${summary}\n`);
     return;
@@ -28,6 +37,11 @@ async function main(argv: readonly string[]): Promise<void> {
   process.stdout.write(`verify: ${report.findings.length} problem(s): ${summary}\n`);
   for (const finding of report.findings) process.stdout.write(`  ${formatFinding(finding)}\n`);
   process.exitCode = 1;
+}
+
+function signedBy(signers: readonly string[], pinned: string | undefined): string {
+  if (signers.length === 0) return '';
+  return ` signed by ${signers.join(', ')}${pinned === undefined ? '' : ' (the key given)'}`;
 }
 
 if (require.main === module) runTool(USAGE, process.argv.slice(2), main);

@@ -27,6 +27,8 @@ interface Seal extends LogChainState {
  * Fed record by record by the log walk (`record`), so the log is read once.
  */
 export class LogChainAudit {
+  /** The keys that signed the checkpoints' values: one, unless the service key was replaced. */
+  readonly signers = new Set<string>();
   private hash: string | null = null;
   private lastGood = 0;
   private readonly pending: Seal[] = [];
@@ -34,7 +36,12 @@ export class LogChainAudit {
   /** Checkpoints whose signed value was compared with the recomputed chain. */
   checked = 0;
 
-  static async open(root: string): Promise<LogChainAudit> {
+  /**
+   * `pinnedDid`: the service's published did:key (its `GET /r/{room}/head` answers name it). Without
+   * it a value is only as good as the key that signed it, and whoever can rewrite the directory can
+   * also sign with a key of their own; with it, a value signed by any other key is a finding.
+   */
+  static async open(root: string, pinnedDid?: string): Promise<LogChainAudit> {
     const seals: Seal[] = [];
     if (existsSync(join(root, 'checkpoints'))) {
       const store = new CheckpointStore(root);
@@ -46,13 +53,23 @@ export class LogChainAudit {
     }
     const audit = new LogChainAudit();
     for (const seal of seals) {
-      if (signatureValid(seal)) audit.pending.push(seal);
-      else
+      const file = `checkpoints/${seal.checkpoint}`;
+      if (!signatureValid(seal))
         audit.findings.push({
-          file: `checkpoints/${seal.checkpoint}`,
+          file,
           offset: seal.offset,
           what: 'log chain: the signature over the recorded value does not verify (forged or damaged checkpoint)',
         });
+      else if (pinnedDid !== undefined && seal.did !== pinnedDid)
+        audit.findings.push({
+          file,
+          offset: seal.offset,
+          what: `log chain: the recorded value is signed by ${seal.did}, not by the service key given (${pinnedDid})`,
+        });
+      else {
+        audit.signers.add(seal.did!);
+        audit.pending.push(seal);
+      }
     }
     audit.pending.sort((a, b) => a.offset - b.offset);
     return audit;

@@ -18,7 +18,14 @@ export interface VerifyReport {
   readonly chainsChecked: number;
   /** Checkpoints whose signed log chain value was compared with the chain recomputed from the log. */
   readonly logChainsChecked: number;
+  /** The did:keys whose signatures over the log chain verified (compare with the service's own). */
+  readonly signers: string[];
   readonly findings: Finding[];
+}
+
+export interface VerifyOptions {
+  /** The service's published did:key: checkpoints signed by any other key are findings. */
+  readonly did?: string;
 }
 
 /**
@@ -27,12 +34,12 @@ export interface VerifyReport {
  * and ring files against a replay of the log. Read-only and lock-free, so
  * it can run beside the service; it never stops at the first problem, so one run reports them all.
  */
-export async function verifyDataDir(root: string): Promise<VerifyReport> {
+export async function verifyDataDir(root: string, options: VerifyOptions = {}): Promise<VerifyReport> {
   const findings: Finding[] = [];
   let signed = 0;
   let undecodable = false;
   const bytesAtStart = logBytes(root);
-  const logChain = await LogChainAudit.open(root);
+  const logChain = await LogChainAudit.open(root, options.did);
   const log = await auditLog(root, (offset, payload, file) => {
     logChain.record(offset, payload);
     let event;
@@ -75,6 +82,7 @@ export async function verifyDataDir(root: string): Promise<VerifyReport> {
     ringsCompared,
     chainsChecked: chains?.rooms ?? 0,
     logChainsChecked: logChain.checked,
+    signers: [...logChain.signers],
     findings,
   };
 }

@@ -23,6 +23,7 @@ const OPTIONS = { logRetention: 'keep', checkpointEvents: 10, checkpointsKeep: 1
 describe('npm run verify: the log chain (issue 29)', () => {
   const dir = makeTempDir('agent-chat-verify-log-chain');
   let source: string;
+  let serviceDid: string;
   const copy = dataDirCopier(dir.path, () => source);
   const logChainProblems = async (root: string): Promise<string[]> =>
     (await verifyProblems(root)).filter((p) => p.includes('log chain'));
@@ -39,6 +40,8 @@ describe('npm run verify: the log chain (issue 29)', () => {
       if (i % 3 === 0) await app.getPath(`/kv/audit/k${i}/set/note-${i}`);
       else await app.getPath(`/r/alpha/say/n/message-${i}`);
     }
+    serviceDid = (JSON.parse((await app.getPath('/r/alpha/head')).body) as { service_did: string })
+      .service_did;
     await app.close({ keepData: true });
     source = app.root;
   });
@@ -48,6 +51,20 @@ describe('npm run verify: the log chain (issue 29)', () => {
     const report = await verifyDataDir(copy());
     expect(report.findings).toEqual([]);
     expect(report.logChainsChecked).toBeGreaterThanOrEqual(3);
+  });
+
+  it('names the key that signed, and with the service key pinned (--did) refuses values any other key signed', async () => {
+    const root = copy();
+    const pinned = await verifyDataDir(root, { did: serviceDid });
+    expect(pinned).toMatchObject({ findings: [], signers: [serviceDid] });
+    const other = 'did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK';
+    const stranger = await verifyDataDir(root, { did: other });
+    expect(stranger.logChainsChecked).toBe(0);
+    expect(stranger.findings.length).toBeGreaterThanOrEqual(3);
+    for (const finding of stranger.findings)
+      expect(finding.what).toBe(
+        `log chain: the recorded value is signed by ${serviceDid}, not by the service key given (${other})`,
+      );
   });
 
   it('a note write rewritten with its CRC fixed is tampering, between two checkpoints', async () => {

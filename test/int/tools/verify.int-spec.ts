@@ -230,7 +230,7 @@ describe('the audit verifier', () => {
     const ok = run(copy());
     expect(ok.status).toBe(0);
     expect(ok.stdout).toMatch(
-      /^verify: OK: \d+ log records, 6 signed, \d+ checkpoints, ring files \d+ compared, room chains \d+ checked, log chain \d+ checkpoints\n$/,
+      /^verify: OK: \d+ log records, 6 signed, \d+ checkpoints, ring files \d+ compared, room chains \d+ checked, log chain \d+ checkpoints signed by did:key:z6Mk\w+\n$/,
     );
     const damaged = copy();
     const ring = rings(damaged)[0];
