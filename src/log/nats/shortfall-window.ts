@@ -13,7 +13,8 @@ export const DEFAULT_FORK_CONFIRM_MS = 15_000;
  * nothing on a stream that may have lost them.
  *
  * The window opens at the first view showing a shortfall and closes at the first that holds what this
- * node applied; `windowMs` 0 makes the first view final.
+ * node applied; `windowMs` 0 makes the first view final. Past the window, the guard still waits for a
+ * view that names a stream leader: a leaderless replica's answer never confirms a fork.
  */
 export class ShortfallWindow {
   private since: number | undefined;

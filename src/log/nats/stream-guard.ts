@@ -16,6 +16,11 @@ export interface AppliedRecord {
 export interface StreamView {
   readonly firstSeq: number;
   readonly lastSeq: number;
+  /**
+   * The answer names no stream leader: a replica of a clustered stream answered from its own store
+   * during an election. Such a view never confirms a shortfall (ShortfallWindow).
+   */
+  readonly leaderless?: boolean;
   /** The stored record at `seq`, or null when the stream holds none there. */
   record(seq: number): Promise<{ readonly subject: string; readonly data: Uint8Array } | null>;
 }
@@ -34,7 +39,8 @@ export type CheckVerdict = 'consistent' | 'unconfirmed' | 'forked';
  * the recent ones, and declares a fork — sticky until an operator acts and the node restarts — when
  * - the stream's last sequence is below the last record this node applied, or it holds no record
  *   there, for a whole confirmation window (ShortfallWindow: a replica answering while the stream
- *   has no leader may not have applied the newest committed records yet) — the stream was rewound:
+ *   has no leader may not have applied the newest committed records yet, and never confirms one) —
+ *   the stream was rewound:
  *   a store restored from an older copy, a replica that missed writes elected leader;
  * - the stream's record at that sequence is not the one this node applied (rewound, then refilled:
  *   at once, only the stream leader answers for a record);
@@ -86,6 +92,7 @@ export class StreamGuard {
     if (last === undefined) return 'consistent';
     if (view.lastSeq < last.seq) {
       return this.short(
+        view,
         `its last sequence is ${view.lastSeq}, but this node applied records up to ${last.seq}`,
       );
     }
@@ -93,7 +100,8 @@ export class StreamGuard {
     const stored = await view.record(last.seq);
     if (this.forked) return 'forked';
     if (this.last !== last) return 'consistent'; // moved on meanwhile: the next check compares anew
-    if (stored === null) return this.short(`it no longer holds record ${last.seq}, which this node applied`);
+    if (stored === null)
+      return this.short(view, `it no longer holds record ${last.seq}, which this node applied`);
     if (stored.subject !== last.subject || checksum(stored.data) !== last.crc) {
       this.declare(`its record ${last.seq} is not the one this node applied (${last.subject})`);
       return 'forked';
@@ -154,10 +162,13 @@ export class StreamGuard {
     return 'consistent';
   }
 
-  /** The stream shows less than this node applied: a fork once it has for the whole window. */
-  private short(what: string): CheckVerdict {
+  /**
+   * The stream shows less than this node applied: a fork once it has for the whole window and a
+   * stream leader says so (a leaderless replica's store may be behind the records committed).
+   */
+  private short(view: StreamView, what: string): CheckVerdict {
     const { confirmed, forMs } = this.shortfall.observe();
-    if (!confirmed) return 'unconfirmed';
+    if (!confirmed || view.leaderless) return 'unconfirmed';
     this.declare(
       this.shortfall.windowMs === 0 ? what : `${what} (still after ${(forMs / 1000).toFixed(1)} s)`,
     );

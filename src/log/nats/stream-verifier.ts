@@ -91,6 +91,7 @@ export class StreamVerifier {
     const verdict = await guard.check({
       firstSeq: info.state.first_seq,
       lastSeq: info.state.last_seq,
+      leaderless: info.cluster !== undefined && !info.cluster.leader,
       record: async (seq) => {
         const stored = await jsm.streams.getMessage(stream, { seq });
         return stored && { subject: stored.subject, data: stored.data };

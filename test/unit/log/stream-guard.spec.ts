@@ -132,6 +132,18 @@ describe('never fork on one view: a stream showing less than this node applied i
     expect(await guard.check(view(7974))).toBe('forked'); // sticky: a later good view changes nothing
   });
 
+  it('given the shortfall past the window but only leaderless replicas answering, then no fork until a leader says so', async () => {
+    const { guard, forks, at } = windowed(15_000);
+    at(0);
+    expect(await guard.check({ ...view(7973), leaderless: true })).toBe('unconfirmed');
+    at(30_000);
+    expect(await guard.check({ ...view(7973), leaderless: true })).toBe('unconfirmed');
+    expect(forks).toEqual([]);
+    at(31_000);
+    expect(await guard.check(view(7973))).toBe('forked');
+    expect(forks[0].message).toContain('(still after 31.0 s)');
+  });
+
   it('given a record missing where the stream claims to hold it for the whole window, then it is a fork', async () => {
     const { guard, forks, at } = windowed(2_000);
     at(0);
