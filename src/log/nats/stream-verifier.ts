@@ -25,8 +25,9 @@ const RETRY_MS = 250;
  * A stream showing less than this node applied is not a fork by itself (ShortfallWindow: a replica
  * answers for a leaderless stream from its own, possibly older, store): the verification goes on,
  * asking again every 250 ms with writes and applying held, until the stream shows the record this
- * node applied (carry on), another record there (fork) or the window passes (fork). A shortfall the
- * watchdog sees starts such a verification, so both paths wait for the same confirmation.
+ * node applied (carry on), another record there (fork) or the window passed and a stream leader
+ * still says so (fork). A shortfall the watchdog sees starts such a verification, so both paths wait
+ * for the same confirmation.
  */
 export class StreamVerifier {
   private running: Promise<void> | undefined;
