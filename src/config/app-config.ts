@@ -179,6 +179,12 @@ export class AppConfig {
    * `snapshot` was set then). `snapshot` has a known fork hazard: docs/scaling.md.
    */
   @IsIn(['', 'keep', 'snapshot']) natsRetention: '' | 'keep' | 'snapshot' = '';
+  /**
+   * With the nats backend: how long (ms) the stream may show less than this node applied before that
+   * is a fork; meanwhile writes and applying wait (a replica answering during a leader election may
+   * lag). 0: the first such view is a fork.
+   */
+  @IsInt() @Min(0) @Max(600_000) natsForkConfirmMs = 15_000;
   /** Shared snapshots (nats backend): one is due after this many events past the newest… */
   @IsInt() @Min(1) snapshotEveryEvents = 1_000_000;
   /** …or this many seconds after it (whichever comes first; 0: this node neither takes nor restores any). */

@@ -35,9 +35,12 @@ async function lastSeq(url: string): Promise<number> {
   }
 }
 
-/** Waits until `node` answers writes 503 naming the fork, and returns that body. */
+/**
+ * Waits until `node` answers writes 503 naming the fork, and returns that body. A stream that went
+ * back is a fork only after CHAT_NATS_FORK_CONFIRM_MS (15 s by default), after the reconnect.
+ */
 async function forkReported(node: ServiceProcess): Promise<string> {
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + 60_000;
   for (;;) {
     const response = await post(node, `after the rewind ${Date.now()}`);
     const body = await response.text();

@@ -67,7 +67,7 @@ export class JetStreamEventLog implements EventLog {
 
   constructor(private readonly options: NatsLogOptions) {
     this.layout = new SubjectLayout(options.stream);
-    this.guard = new StreamGuard(options.stream, (fork) => this.forked(fork));
+    this.guard = new StreamGuard(options.stream, (f) => this.forked(f), { windowMs: options.forkConfirmMs });
   }
 
   async open(): Promise<void> {

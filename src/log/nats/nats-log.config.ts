@@ -12,6 +12,7 @@ export function natsLogOptionsFrom(config: AppConfig, logger: NatsLogOptions['lo
     duplicateWindowSeconds: config.natsDuplicateWindowSeconds,
     timeoutMs: config.natsTimeoutMs,
     retention: config.natsRetention,
+    forkConfirmMs: config.natsForkConfirmMs,
     credentials: {
       user: config.natsUser || undefined,
       password: config.natsPassword || undefined,

@@ -17,6 +17,11 @@ export interface NatsLogOptions {
    * never deletes; '' follows what the stream was created with (stream-spec.ts, RETENTION_METADATA).
    */
   readonly retention?: '' | 'keep' | 'snapshot';
+  /**
+   * CHAT_NATS_FORK_CONFIRM_MS: how long the stream may show less than this node applied before that is
+   * a fork (ShortfallWindow); absent: DEFAULT_FORK_CONFIRM_MS.
+   */
+  readonly forkConfirmMs?: number;
   readonly credentials?: NatsCredentials;
   readonly logger?: {
     log(message: string): void;

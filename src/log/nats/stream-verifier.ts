@@ -1,6 +1,6 @@
 import { JetStreamManager } from '@nats-io/jetstream';
 import { LogUnavailableError } from '../log.errors';
-import { checksum, StreamGuard } from './stream-guard';
+import { CheckVerdict, checksum, StreamGuard } from './stream-guard';
 import { TailRecord } from './stream-tail';
 
 export interface VerifierOptions {
@@ -21,6 +21,13 @@ const RETRY_MS = 250;
  * showed it still holds the last record this node applied: records the tail delivers meanwhile are
  * held, appends are refused (503, readiness), so a rewound stream is found before anything is built
  * on it. Between disruptions the watchdog calls `inspect` every 2 s.
+ *
+ * A stream showing less than this node applied is not a fork by itself (ShortfallWindow: a replica
+ * answers for a leaderless stream from its own, possibly older, store): the verification goes on,
+ * asking again every 250 ms with writes and applying held, until the stream shows the record this
+ * node applied (carry on), another record there (fork) or the window passed and a stream leader
+ * still says so (fork). A shortfall the watchdog sees starts such a verification, so both paths wait
+ * for the same confirmation.
  */
 export class StreamVerifier {
   private running: Promise<void> | undefined;
@@ -28,6 +35,8 @@ export class StreamVerifier {
   private again = false;
   private held: TailRecord[] = [];
   private stopped = false;
+  /** When the running shortfall was first seen (one warn line when it starts, one when it ends). */
+  private shortfallSince: number | undefined;
 
   constructor(private readonly options: VerifierOptions) {}
 
@@ -67,19 +76,43 @@ export class StreamVerifier {
     });
   }
 
-  /** Asks the stream for its state, lets the guard compare; resolves with its last sequence. */
+  /**
+   * The watchdog's check: asks the stream, lets the guard compare; resolves with its last sequence.
+   * A shortfall starts a verification (writes and applying held until it is confirmed or gone).
+   */
   async inspect(): Promise<number> {
+    const { verdict, lastSeq } = await this.examine();
+    if (verdict === 'unconfirmed') this.disrupted('the stream showed less than this node applied');
+    return lastSeq;
+  }
+
+  private async examine(): Promise<{ verdict: CheckVerdict; lastSeq: number }> {
     const { jsm, stream, guard } = this.options;
     const info = await jsm.streams.info(stream);
-    await guard.check({
+    const verdict = await guard.check({
       firstSeq: info.state.first_seq,
       lastSeq: info.state.last_seq,
+      leaderless: info.cluster !== undefined && !info.cluster.leader,
       record: async (seq) => {
         const stored = await jsm.streams.getMessage(stream, { seq });
         return stored && { subject: stored.subject, data: stored.data };
       },
     });
-    return info.state.last_seq;
+    if (verdict === 'unconfirmed' && this.shortfallSince === undefined) {
+      this.shortfallSince = Date.now();
+      this.options.warn(
+        `stream ${stream} shows last sequence ${info.state.last_seq} (answered with leader ` +
+          `${info.cluster?.leader || 'none'}), not the record ${guard.reference?.seq} this node applied: ` +
+          `writes and applying wait up to ${guard.confirmWindowMs} ms for it before that is a fork`,
+      );
+    } else if (verdict === 'consistent' && this.shortfallSince !== undefined) {
+      this.options.warn(
+        `stream ${stream} holds record ${guard.reference?.seq} this node applied after ` +
+          `${Date.now() - this.shortfallSince} ms: carrying on`,
+      );
+      this.shortfallSince = undefined;
+    }
+    return { verdict, lastSeq: info.state.last_seq };
   }
 
   /** The log closed: a verification still running gives up. */
@@ -91,8 +124,9 @@ export class StreamVerifier {
     for (let attempt = 1; !this.options.guard.fork && !this.stopped; attempt++) {
       this.again = false;
       try {
-        await this.inspect();
-        if (!this.again) return;
+        const { verdict } = await this.examine();
+        if (verdict === 'unconfirmed') await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
+        else if (!this.again) return;
       } catch (error) {
         if (attempt === 1)
           this.options.warn(`cannot verify the stream yet (${why}): ${(error as Error).message}`);

@@ -36,10 +36,13 @@ describe('never fork: what the guard refuses to build on', () => {
     expect(forks).toEqual([]);
   });
 
-  it('given the stream went back below what this node applied, then it is a fork naming both sequences', async () => {
-    const { guard, forks } = guarded();
+  it('given the stream went back below what this node applied and no confirmation window, then it is a fork naming both sequences', async () => {
+    const forks: StreamForkedError[] = [];
+    const guard = new StreamGuard('s', (fork) => forks.push(fork), { windowMs: 0 });
     guard.applied({ seq: 40, subject: 'x', crc: checksum(Buffer.from('a')) });
-    await guard.check({ firstSeq: 1, lastSeq: 31, record: () => Promise.resolve(null) });
+    expect(await guard.check({ firstSeq: 1, lastSeq: 31, record: () => Promise.resolve(null) })).toBe(
+      'forked',
+    );
     expect(forks[0].message).toContain('its last sequence is 31, but this node applied records up to 40');
     expect(guard.fork).toBe(forks[0]);
   });
@@ -69,6 +72,95 @@ describe('never fork: what the guard refuses to build on', () => {
     guard.acknowledged(4, [Buffer.from('not what was applied at 4')]);
     expect(forks[0].message).toContain(
       'it stored a write of this node at 4, where this node applied another record',
+    );
+  });
+});
+
+describe('never fork on one view: a stream showing less than this node applied is confirmed over a window', () => {
+  // The CI failure's shape: node applied 7974; during the election a replica answered 7973.
+  const mine = Buffer.from('record 7974 as delivered');
+  const view = (lastSeq: number, data: Buffer | null = mine) => ({
+    firstSeq: 1,
+    lastSeq,
+    record: async () => data && { subject: 'chat.s.v2.r:shared', data },
+  });
+
+  function windowed(windowMs: number): {
+    guard: StreamGuard;
+    forks: StreamForkedError[];
+    at: (ms: number) => void;
+  } {
+    const forks: StreamForkedError[] = [];
+    let now = 1_000_000;
+    const guard = new StreamGuard('s', (fork) => forks.push(fork), { windowMs, now: () => now });
+    guard.applied({ seq: 7974, subject: 'chat.s.v2.r:shared', crc: checksum(mine) });
+    return { guard, forks, at: (ms) => (now = 1_000_000 + ms) };
+  }
+
+  it('given the stream behind for a moment and then holding the record this node applied, then no fork, and a later shortfall gets a new window', async () => {
+    const { guard, forks, at } = windowed(15_000);
+    at(0);
+    expect(await guard.check(view(7973))).toBe('unconfirmed');
+    at(4_000);
+    expect(await guard.check(view(7973))).toBe('unconfirmed');
+    at(9_000);
+    expect(await guard.check(view(7974, null))).toBe('unconfirmed'); // the new leader not there yet
+    at(9_500);
+    expect(await guard.check(view(7974))).toBe('consistent');
+    at(20_000);
+    expect(await guard.check(view(7973))).toBe('unconfirmed'); // 20 s after the first: a new window
+    at(34_000);
+    expect(await guard.check(view(7975))).toBe('consistent');
+    expect(forks).toEqual([]);
+    expect(guard.fork).toBeUndefined();
+  });
+
+  it('given the stream behind for the whole window, then it is a fork naming both sequences and how long', async () => {
+    const { guard, forks, at } = windowed(15_000);
+    at(0);
+    expect(await guard.check(view(7973))).toBe('unconfirmed');
+    at(14_999);
+    expect(await guard.check(view(7973))).toBe('unconfirmed');
+    expect(forks).toEqual([]);
+    at(15_000);
+    expect(await guard.check(view(7973))).toBe('forked');
+    expect(forks).toHaveLength(1);
+    expect(forks[0].message).toContain(
+      'its last sequence is 7973, but this node applied records up to 7974 (still after 15.0 s)',
+    );
+    at(15_100);
+    expect(await guard.check(view(7974))).toBe('forked'); // sticky: a later good view changes nothing
+  });
+
+  it('given the shortfall past the window but only leaderless replicas answering, then no fork until a leader says so', async () => {
+    const { guard, forks, at } = windowed(15_000);
+    at(0);
+    expect(await guard.check({ ...view(7973), leaderless: true })).toBe('unconfirmed');
+    at(30_000);
+    expect(await guard.check({ ...view(7973), leaderless: true })).toBe('unconfirmed');
+    expect(forks).toEqual([]);
+    at(31_000);
+    expect(await guard.check(view(7973))).toBe('forked');
+    expect(forks[0].message).toContain('(still after 31.0 s)');
+  });
+
+  it('given a record missing where the stream claims to hold it for the whole window, then it is a fork', async () => {
+    const { guard, forks, at } = windowed(2_000);
+    at(0);
+    expect(await guard.check(view(7980, null))).toBe('unconfirmed');
+    at(2_000);
+    expect(await guard.check(view(7980, null))).toBe('forked');
+    expect(forks[0].message).toContain('it no longer holds record 7974, which this node applied');
+  });
+
+  it('given another record at the sequence this node applied while a shortfall is being confirmed, then it is a fork at once', async () => {
+    const { guard, forks, at } = windowed(15_000);
+    at(0);
+    expect(await guard.check(view(7973))).toBe('unconfirmed');
+    at(1_000);
+    expect(await guard.check(view(7974, Buffer.from('another record 7974')))).toBe('forked');
+    expect(forks[0].message).toContain(
+      'its record 7974 is not the one this node applied (chat.s.v2.r:shared)',
     );
   });
 });
