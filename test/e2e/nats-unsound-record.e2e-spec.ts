@@ -45,6 +45,10 @@ describe('a stored record whose precondition did not hold where the stream put i
       CHAT_LOG_BACKEND: 'nats',
       CHAT_NATS_URL: NATS_URL,
       CHAT_NATS_STREAM: stream,
+      // No shared snapshot: the second node must replay the stream from its first record. A node that
+      // restores one does not know the room's record before the unsound one (docs/scaling.md, known
+      // gap), and the first node takes one at its first checkpoint when the test runs long under load.
+      CHAT_SNAPSHOT_SECONDS: '0',
     });
   };
 
