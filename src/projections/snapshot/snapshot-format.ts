@@ -98,14 +98,16 @@ export async function unpackSnapshot(
 ): Promise<UnpackedSnapshot> {
   mkdirSync(join(dir, 'rooms'), { recursive: true });
   const hash = createHash('sha256');
-  let pending = Buffer.alloc(0);
+  let pending: Buffer = Buffer.alloc(0);
   let header: SnapshotHeader | null = null;
   const parts: Array<[string, number]> = [];
   let fd = -1;
   let left = 0;
   try {
     for await (const chunk of bytes) {
-      pending = pending.length === 0 ? Buffer.from(chunk) : Buffer.concat([pending, chunk]);
+      // A view, not a copy: every byte is written to its file before the next chunk is read.
+      const view = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+      pending = pending.length === 0 ? view : Buffer.concat([pending, view]);
       if (header === null) {
         const end = pending.indexOf(0x0a);
         if (end < 0) {

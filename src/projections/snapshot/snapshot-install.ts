@@ -1,5 +1,6 @@
 import { mkdirSync, renameSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { syncPaths } from '../../storage/sync-paths';
 import { checkpointFileName } from '../checkpoint-store';
 import { SnapshotHeader, unpackSnapshot } from './snapshot-format';
 
@@ -16,6 +17,11 @@ export interface SnapshotTarget {
  * `npm run snapshot -- --restore` for the file backend): unpacks it into a staging directory, checks
  * its SHA-256, and only then renames its ring files and its checkpoint into place. Null when the
  * digest does not match (nothing moved); throws when the bytes are not a snapshot at all.
+ *
+ * Durable in order: the staged files are fsynced (side by side: sync-paths.ts) before any is renamed,
+ * and the ring files' directory before the checkpoint naming them appears, so a crash never leaves
+ * a checkpoint whose ring bytes are not on disk. Recovery then finds every file at its checkpointed
+ * length and has nothing to cut or sync again.
  */
 export async function installSnapshot(
   bytes: AsyncIterable<Uint8Array>,
@@ -27,10 +33,13 @@ export async function installSnapshot(
   try {
     const { header, digestOk } = await unpackSnapshot(bytes, staging);
     if (!digestOk) return null;
+    const files = Object.keys(header.files);
+    await syncPaths([join(staging, 'checkpoint'), ...files.map((file) => join(staging, 'rooms', file))]);
     mkdirSync(target.checkpointsDir, { recursive: true });
-    for (const file of Object.keys(header.files))
-      renameSync(join(staging, 'rooms', file), target.ringPath(file));
+    for (const file of files) renameSync(join(staging, 'rooms', file), target.ringPath(file));
+    await syncPaths([...new Set(files.map((file) => dirname(target.ringPath(file))))]);
     renameSync(join(staging, 'checkpoint'), join(target.checkpointsDir, checkpointFileName(header.offset)));
+    await syncPaths([target.checkpointsDir]);
     return header;
   } finally {
     rmSync(staging, { recursive: true, force: true });
