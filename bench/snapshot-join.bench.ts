@@ -122,13 +122,13 @@ async function main(): Promise<void> {
       });
       joins.push(join.readyMs);
       await stop(join);
-      const restored = /restored snapshot at offset \d+ [^"]*\((\d+) ring files, (\d+) ms\)/.exec(
+      const restored = /restored snapshot at offset \d+ [^"]*\((\d+) ring files, ([^)]*)\)/.exec(
         join.startupOutput,
       );
       const ready = /projections ready at offset \d+ \(checkpoint \d+, (\d+) replayed\)/.exec(
         join.startupOutput,
       );
-      say(`  join: restore ${restored?.[2] ?? '?'} ms, then ${ready?.[1] ?? '?'} records replayed`);
+      say(`  join: restore (${restored?.[2] ?? '?'}), then ${ready?.[1] ?? '?'} records replayed`);
       if (timeline) for (const line of startupTimeline(join.startupOutput, spawned)) say(`    ${line}`);
       say(
         `round ${round + 1}: join ${(join.readyMs / 1000).toFixed(1)} s, full replay ${(replay.readyMs / 1000).toFixed(1)} s`,
