@@ -10,11 +10,48 @@ const IN_FLIGHT = 16;
 
 /** fsyncs every path (files or directories); a path that is gone needs no sync when `missingOk`. */
 export async function syncPaths(paths: readonly string[], missingOk = false): Promise<void> {
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < paths.length) await syncPath(paths[next++], missingOk);
-  };
-  await Promise.all(Array.from({ length: Math.min(IN_FLIGHT, paths.length) }, worker));
+  const queue = new SyncQueue(missingOk);
+  for (const path of paths) queue.add(path);
+  const failure = await queue.settled();
+  if (failure !== undefined) throw failure;
+}
+
+/**
+ * Paths fsynced in the background as they are added (a snapshot restore adds each file once it is
+ * written, so the syncs overlap the download instead of following it); `settled` waits for all of
+ * them and resolves to the first failure (undefined: every one succeeded).
+ */
+export class SyncQueue {
+  private readonly waiting: string[] = [];
+  private running = 0;
+  private failure: unknown;
+  private idle: (() => void) | undefined;
+
+  constructor(private readonly missingOk = false) {}
+
+  add(path: string): void {
+    this.waiting.push(path);
+    if (this.running < IN_FLIGHT) void this.work();
+  }
+
+  async settled(): Promise<unknown> {
+    if (this.running > 0) await new Promise<void>((resolve) => (this.idle = resolve));
+    return this.failure;
+  }
+
+  private async work(): Promise<void> {
+    this.running++;
+    for (let path = this.waiting.shift(); path !== undefined; path = this.waiting.shift()) {
+      try {
+        await syncPath(path, this.missingOk);
+      } catch (error) {
+        this.failure ??= error;
+      }
+    }
+    if (--this.running > 0) return;
+    this.idle?.();
+    this.idle = undefined;
+  }
 }
 
 async function syncPath(path: string, missingOk: boolean): Promise<void> {
