@@ -11,7 +11,7 @@
  * texts), appended straight into the stream (retention `keep`, so a full replay stays possible). A
  * seeding node replays it and publishes the first snapshot. Join: a node from an empty CHAT_ROOT with
  * snapshots on (restores, replays the tail) against one with CHAT_SNAPSHOT_SECONDS=0 (replays every
- * record), alternating; spawn-to-listening time, medians. Writes: POSTs across the rooms, 32
+ * record), alternating; spawn-to-listening time and the CPU each used until then, medians. Writes: POSTs across the rooms, 32
  * connections, on a node publishing a snapshot after every checkpoint (CHAT_CHECKPOINT_SECONDS=1)
  * against a node on the same stream that takes none, alternating; p99 medians.
  *
@@ -25,6 +25,7 @@ import { ChildServer } from './lib/child-server';
 import { BENCH_ENV, tempDataDir } from './lib/context';
 import { generateLog } from './lib/generate-log';
 import { load } from './lib/load';
+import { cpuSeconds } from './lib/proc-stats';
 import { median } from './lib/stats';
 import { JetStreamEventLog } from '../src/log/nats/jetstream-event-log';
 import { startSuiteNats, stopSuiteNats } from '../test/support/global-nats';
@@ -111,9 +112,13 @@ async function main(): Promise<void> {
 
     const joins: number[] = [];
     const replays: number[] = [];
+    // CPU seconds each node used until it served: on this shared machine wall time swings with the
+    // neighbours' load, CPU time much less.
+    const cpu = { join: [] as number[], replay: [] as number[] };
     for (let round = 0; round < rounds; round++) {
       const replay = await start(`replay-${round}`, { CHAT_SNAPSHOT_SECONDS: '0' });
       replays.push(replay.readyMs);
+      cpu.replay.push(cpuSeconds(replay.pid));
       await stop(replay);
       const spawned = Date.now();
       const join = await start(`join-${round}`, {
@@ -121,6 +126,7 @@ async function main(): Promise<void> {
         ...(profile ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profile}` } : {}),
       });
       joins.push(join.readyMs);
+      cpu.join.push(cpuSeconds(join.pid));
       await stop(join);
       const restored = /restored snapshot at offset \d+ [^"]*\((\d+) ring files, ([^)]*)\)/.exec(
         join.startupOutput,
@@ -131,14 +137,16 @@ async function main(): Promise<void> {
       say(`  join: restore (${restored?.[2] ?? '?'}), then ${ready?.[1] ?? '?'} records replayed`);
       if (timeline) for (const line of startupTimeline(join.startupOutput, spawned)) say(`    ${line}`);
       say(
-        `round ${round + 1}: join ${(join.readyMs / 1000).toFixed(1)} s, full replay ${(replay.readyMs / 1000).toFixed(1)} s`,
+        `round ${round + 1}: join ${(join.readyMs / 1000).toFixed(1)} s (CPU ${cpu.join[round].toFixed(1)} s), ` +
+          `full replay ${(replay.readyMs / 1000).toFixed(1)} s (CPU ${cpu.replay[round].toFixed(1)} s)`,
       );
     }
     const join = median(joins);
     const replay = median(replays);
     say(
       `JOIN median: from snapshot ${(join / 1000).toFixed(1)} s, full replay ${(replay / 1000).toFixed(1)} s, ` +
-        `ratio ${(join / replay).toFixed(3)} (goal < 10 s and < 0.2)`,
+        `ratio ${(join / replay).toFixed(3)} (goal < 10 s and < 0.2); CPU until serving ` +
+        `${median(cpu.join).toFixed(1)} s against ${median(cpu.replay).toFixed(1)} s`,
     );
 
     // Write p99: the seed node snapshots after every checkpoint (1 s); a second node takes none.
