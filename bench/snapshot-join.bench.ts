@@ -11,9 +11,10 @@
  * texts), appended straight into the stream (retention `keep`, so a full replay stays possible). A
  * seeding node replays it and publishes the first snapshot. Join: a node from an empty CHAT_ROOT with
  * snapshots on (restores, replays the tail) against one with CHAT_SNAPSHOT_SECONDS=0 (replays every
- * record), alternating; spawn-to-listening time and the CPU each used until then, medians. Writes: POSTs across the rooms, 32
- * connections, on a node publishing a snapshot after every checkpoint (CHAT_CHECKPOINT_SECONDS=1)
- * against a node on the same stream that takes none, alternating; p99 medians.
+ * record), alternating; spawn-to-listening time and the CPU each used until then, medians. Writes:
+ * POSTs across the rooms, 32 connections, on a node publishing a snapshot after every checkpoint
+ * (CHAT_CHECKPOINT_SECONDS=1) against a node on the same stream that takes none, alternating; p99
+ * medians.
  *
  * `--profile <dir>`: the joining nodes run with `--cpu-prof` into `dir` (open in Chrome's DevTools).
  * `--timeline`: prints each join's start-up log lines with milliseconds since spawn (where the time goes).
