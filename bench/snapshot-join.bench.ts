@@ -4,15 +4,20 @@
  * takes none. Starts its own current nats-server (.tools/) on a port the kernel picks.
  *
  *   npm run build && node -r ./test/support/ts-register.js bench/snapshot-join.bench.ts \
- *     [--rooms 5000] [--messages 200] [--rounds 3] [--seconds 10] [--ring-bytes 10485760]
+ *     [--rooms 5000] [--messages 200] [--rounds 3] [--seconds 10] [--ring-bytes 10485760] \
+ *     [--profile <dir>] [--timeline]
  *
  * History: `rooms` rooms created, then `messages` messages each (rooms × (messages + 1) events, 120-byte
  * texts), appended straight into the stream (retention `keep`, so a full replay stays possible). A
  * seeding node replays it and publishes the first snapshot. Join: a node from an empty CHAT_ROOT with
  * snapshots on (restores, replays the tail) against one with CHAT_SNAPSHOT_SECONDS=0 (replays every
- * record), alternating; spawn-to-listening time, medians. Writes: POSTs across the rooms, 32
- * connections, on a node publishing a snapshot after every checkpoint (CHAT_CHECKPOINT_SECONDS=1)
- * against a node on the same stream that takes none, alternating; p99 medians.
+ * record), alternating; spawn-to-listening time and the CPU each used until then, medians. Writes:
+ * POSTs across the rooms, 32 connections, on a node publishing a snapshot after every checkpoint
+ * (CHAT_CHECKPOINT_SECONDS=1) against a node on the same stream that takes none, alternating; p99
+ * medians.
+ *
+ * `--profile <dir>`: the joining nodes run with `--cpu-prof` into `dir` (open in Chrome's DevTools).
+ * `--timeline`: prints each join's start-up log lines with milliseconds since spawn (where the time goes).
  */
 import { jetstreamManager } from '@nats-io/jetstream';
 import { Objm } from '@nats-io/obj';
@@ -21,6 +26,7 @@ import { ChildServer } from './lib/child-server';
 import { BENCH_ENV, tempDataDir } from './lib/context';
 import { generateLog } from './lib/generate-log';
 import { load } from './lib/load';
+import { cpuSeconds } from './lib/proc-stats';
 import { median } from './lib/stats';
 import { JetStreamEventLog } from '../src/log/nats/jetstream-event-log';
 import { startSuiteNats, stopSuiteNats } from '../test/support/global-nats';
@@ -40,6 +46,9 @@ async function main(): Promise<void> {
   // Every node of a stream must fold with the same ring size; smaller rings make the live state a
   // smaller share of the history (what a long-running service looks like).
   const ringBytes = arg('ring-bytes', 10 * 1024 * 1024);
+  const profileAt = process.argv.indexOf('--profile');
+  const profile = profileAt >= 0 ? process.argv[profileAt + 1] : undefined;
+  const timeline = process.argv.includes('--timeline');
   const nats = await startSuiteNats();
   const stream = `bench-snap-${process.pid}`;
   const dirs: Array<{ dispose(): void }> = [];
@@ -104,29 +113,41 @@ async function main(): Promise<void> {
 
     const joins: number[] = [];
     const replays: number[] = [];
+    // CPU seconds each node used until it served: on this shared machine wall time swings with the
+    // neighbours' load, CPU time much less.
+    const cpu = { join: [] as number[], replay: [] as number[] };
     for (let round = 0; round < rounds; round++) {
       const replay = await start(`replay-${round}`, { CHAT_SNAPSHOT_SECONDS: '0' });
       replays.push(replay.readyMs);
+      cpu.replay.push(cpuSeconds(replay.pid));
       await stop(replay);
-      const join = await start(`join-${round}`, { CHAT_LOG_LEVEL: 'debug' });
+      const spawned = Date.now();
+      const join = await start(`join-${round}`, {
+        CHAT_LOG_LEVEL: 'debug',
+        ...(profile ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profile}` } : {}),
+      });
       joins.push(join.readyMs);
+      cpu.join.push(cpuSeconds(join.pid));
       await stop(join);
-      const restored = /restored snapshot at offset \d+ [^"]*\((\d+) ring files, (\d+) ms\)/.exec(
+      const restored = /restored snapshot at offset \d+ [^"]*\((\d+) ring files, ([^)]*)\)/.exec(
         join.startupOutput,
       );
       const ready = /projections ready at offset \d+ \(checkpoint \d+, (\d+) replayed\)/.exec(
         join.startupOutput,
       );
-      say(`  join: restore ${restored?.[2] ?? '?'} ms, then ${ready?.[1] ?? '?'} records replayed`);
+      say(`  join: restore (${restored?.[2] ?? '?'}), then ${ready?.[1] ?? '?'} records replayed`);
+      if (timeline) for (const line of startupTimeline(join.startupOutput, spawned)) say(`    ${line}`);
       say(
-        `round ${round + 1}: join ${(join.readyMs / 1000).toFixed(1)} s, full replay ${(replay.readyMs / 1000).toFixed(1)} s`,
+        `round ${round + 1}: join ${(join.readyMs / 1000).toFixed(1)} s (CPU ${cpu.join[round].toFixed(1)} s), ` +
+          `full replay ${(replay.readyMs / 1000).toFixed(1)} s (CPU ${cpu.replay[round].toFixed(1)} s)`,
       );
     }
     const join = median(joins);
     const replay = median(replays);
     say(
       `JOIN median: from snapshot ${(join / 1000).toFixed(1)} s, full replay ${(replay / 1000).toFixed(1)} s, ` +
-        `ratio ${(join / replay).toFixed(3)} (goal < 10 s and < 0.2)`,
+        `ratio ${(join / replay).toFixed(3)} (goal < 10 s and < 0.2); CPU until serving ` +
+        `${median(cpu.join).toFixed(1)} s against ${median(cpu.replay).toFixed(1)} s`,
     );
 
     // Write p99: the seed node snapshots after every checkpoint (1 s); a second node takes none.
@@ -176,6 +197,21 @@ async function main(): Promise<void> {
     await stopSuiteNats(nats);
     for (const dir of dirs) dir.dispose();
   }
+}
+
+/** Each JSON log line of a start-up as `+<ms since spawn> <context>: <message>`. */
+function startupTimeline(output: string, spawned: number): string[] {
+  const lines: string[] = [];
+  for (const text of output.split('\n')) {
+    try {
+      const line = JSON.parse(text) as { time?: string | number; context?: string; msg?: string };
+      const at = typeof line.time === 'number' ? line.time : Date.parse(String(line.time));
+      lines.push(`+${at - spawned} ms ${line.context ?? ''}: ${String(line.msg).slice(0, 160)}`);
+    } catch {
+      // not a log line (a warning of node's own)
+    }
+  }
+  return lines;
 }
 
 main().catch((error: unknown) => {

@@ -68,12 +68,13 @@ export async function restoreSnapshot(file: string, root: string): Promise<{ rea
   }
   const checkpoints = new CheckpointStore(root);
   const rings = new RingFileStore(root);
-  const header = await installSnapshot(createReadStream(file), {
+  const installed = await installSnapshot(createReadStream(file), {
     root,
     checkpointsDir: checkpoints.dir,
     ringPath: (name) => rings.path(name),
   });
-  if (header === null) throw new Error(`${file} is damaged (SHA-256 mismatch): nothing restored`);
+  if (installed === null) throw new Error(`${file} is damaged (SHA-256 mismatch): nothing restored`);
+  const { header } = installed;
   mkdirSync(join(root, 'log'), { recursive: true });
   writeFileSync(join(root, 'log', segmentFileName(header.offset)), '');
   return { offset: header.offset };

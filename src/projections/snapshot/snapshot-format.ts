@@ -90,22 +90,32 @@ export interface UnpackedSnapshot {
 /**
  * Writes a snapshot's parts into `dir` as they stream in (`dir/checkpoint`, `dir/rooms/<file>`),
  * hashing every byte; the caller uses them only when `digestOk`. Throws on a stream that is not a
- * snapshot at all (no header line, another format) or ends early.
+ * snapshot at all (no header line, another format) or ends early. `written` hears each file's path
+ * once its bytes are all written and it is closed (the restore starts its fsync there).
  */
 export async function unpackSnapshot(
   bytes: AsyncIterable<Uint8Array>,
   dir: string,
+  written: (path: string) => void = () => {},
 ): Promise<UnpackedSnapshot> {
   mkdirSync(join(dir, 'rooms'), { recursive: true });
   const hash = createHash('sha256');
-  let pending = Buffer.alloc(0);
+  let pending: Buffer = Buffer.alloc(0);
   let header: SnapshotHeader | null = null;
   const parts: Array<[string, number]> = [];
   let fd = -1;
+  let path = '';
   let left = 0;
+  const close = (): void => {
+    closeSync(fd);
+    fd = -1;
+    written(path);
+  };
   try {
     for await (const chunk of bytes) {
-      pending = pending.length === 0 ? Buffer.from(chunk) : Buffer.concat([pending, chunk]);
+      // A view, not a copy: every byte is written to its file before the next chunk is read.
+      const view = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+      pending = pending.length === 0 ? view : Buffer.concat([pending, view]);
       if (header === null) {
         const end = pending.indexOf(0x0a);
         if (end < 0) {
@@ -122,8 +132,9 @@ export async function unpackSnapshot(
       }
       while (pending.length > 0 && (parts.length > 0 || left > 0)) {
         if (left === 0) {
-          if (fd >= 0) closeSync(fd);
-          const [path, length] = parts.shift()!;
+          if (fd >= 0) close();
+          let length;
+          [path, length] = parts.shift()!;
           fd = openSync(path, 'w');
           left = length;
           if (left === 0) continue;
@@ -135,10 +146,13 @@ export async function unpackSnapshot(
         pending = pending.subarray(piece.length);
       }
     }
-    if (fd >= 0) closeSync(fd);
-    fd = -1;
+    if (fd >= 0) close();
     // Parts of zero bytes at the end still get their (empty) file.
-    for (const [path, length] of parts) if (length === 0) closeSync(openSync(path, 'w'));
+    for (const [empty, length] of parts) {
+      if (length > 0) continue;
+      closeSync(openSync(empty, 'w'));
+      written(empty);
+    }
     if (header === null || left > 0 || parts.some(([, length]) => length > 0)) {
       throw new Error('snapshot ends early');
     }

@@ -34,7 +34,18 @@ describe('the snapshot format (one for the nats object store and npm run snapsho
       const bytes = await collect(snapshotBytes(source(dir)));
       for (const size of [1, 7, 64 * 1024]) {
         const out = join(dir, `out-${size}`);
-        const { header, digestOk } = await unpackSnapshot(inPieces(bytes, size), out);
+        // Each file is reported once, closed and whole (the restore fsyncs it from there).
+        const written = new Map<string, string>();
+        const { header, digestOk } = await unpackSnapshot(inPieces(bytes, size), out, (path) =>
+          written.set(path, readFileSync(path, 'utf8')),
+        );
+        expect(written).toEqual(
+          new Map([
+            [join(out, 'checkpoint'), '["header",{}]\n["end","x"]\n'],
+            [join(out, 'rooms', 'one.0.0.jsonl'), 'line one\nline two\n'],
+            [join(out, 'rooms', 'empty.0.0.jsonl'), ''],
+          ]),
+        );
         expect(digestOk).toBe(true);
         expect(header.offset).toBe(42);
         expect(readFileSync(join(out, 'checkpoint'), 'utf8')).toBe('["header",{}]\n["end","x"]\n');

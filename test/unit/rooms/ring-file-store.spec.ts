@@ -91,4 +91,20 @@ describe('RingFileStore holds appends and writes them together', () => {
     expect(statSync(files.path('h.1.0.jsonl'), { throwIfNoEntry: false })).toBeUndefined();
     files.close();
   });
+
+  it('cuts a file back to a checkpointed length, held bytes included, and leaves one at that length as it is', async () => {
+    const files = store();
+    const checkpointed = appendLines(files, 'k.1.0.jsonl', 1, 3);
+    await files.syncDirty();
+    appendLines(files, 'k.1.0.jsonl', 4, 6); // after the checkpoint: on disk and held
+    files.flushAll();
+    appendLines(files, 'k.1.0.jsonl', 7, 7);
+    files.truncate('k.1.0.jsonl', checkpointed);
+    files.flushAll();
+    expect(onDisk(files, 'k.1.0.jsonl')).toBe('{"seq":1}\n{"seq":2}\n{"seq":3}\n');
+    files.truncate('k.1.0.jsonl', checkpointed);
+    expect(files.size('k.1.0.jsonl')).toBe(checkpointed);
+    expect(onDisk(files, 'k.1.0.jsonl')).toBe('{"seq":1}\n{"seq":2}\n{"seq":3}\n');
+    files.close();
+  });
 });
