@@ -103,6 +103,17 @@ describe('a rolling restart of 3 service nodes under a write and long-poll load 
       if (same || Date.now() > deadline) break;
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
+    const same = exports.every((e) => JSON.stringify(e) === JSON.stringify(exports[0]));
+    if (!same) {
+      // Which node differs and why (a fork, a gap it lagged into) says more than 900 lines of diff.
+      const health = await Promise.all(
+        nodes.map(async (node) => (await fetch(node!.url('/healthz')).then((r) => r.text())).trim()),
+      );
+      const lines = exports.map((e) => e.map((text) => text.split('\n').length));
+      throw new Error(
+        `exports differ: lines per room and node ${JSON.stringify(lines)}; /healthz: ${health.join(' | ')}`,
+      );
+    }
     expect(exports[1]).toEqual(exports[0]);
     expect(exports[2]).toEqual(exports[0]);
     const all = exports[0].join('\n');
