@@ -1,9 +1,10 @@
 import { jetstreamManager, JetStreamManager } from '@nats-io/jetstream';
 import { NatsConnection } from '@nats-io/nats-core';
 import { connect } from '@nats-io/transport-node';
-import { deleteStream, NATS_URL, uniqueStreamName } from '../support/nats-stream';
+import { deleteStream, NATS_URL, snapshottingNodeEnv, uniqueStreamName } from '../support/nats-stream';
 import { ServiceProcess } from '../support/service-process';
 import { makeTempDir } from '../support/temp-dir';
+import { until } from '../support/until';
 
 /** Quiet rooms: written once, then left while the stream is purged past their last record. */
 const QUIET = ['quiet-a', 'quiet-b'];
@@ -22,16 +23,6 @@ async function exportsOf(node: ServiceProcess): Promise<string[]> {
   return Promise.all(ROOMS.map(async (room) => (await fetch(node.url(`/r/${room}/export`))).text()));
 }
 
-async function until<T>(what: string, probe: () => Promise<T | undefined>): Promise<T> {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
-
 /**
  * Issue 27, the fork purging caused (docs/scaling.md, "Writing to a scope whose records were
  * purged"): a purge by sequence removes the last record of a quiet room. A node restored from a
@@ -47,17 +38,7 @@ describe('writing to a room whose last record was purged (real nats-server)', ()
   let nc: NatsConnection;
   let jsm: JetStreamManager;
 
-  const env = (root: string) => ({
-    CHAT_ROOT: root,
-    CHAT_LOG_BACKEND: 'nats',
-    CHAT_NATS_URL: NATS_URL,
-    CHAT_NATS_STREAM: stream,
-    CHAT_CHECKPOINT_EVENTS: '20',
-    CHAT_SNAPSHOT_EVERY_EVENTS: '20',
-    CHAT_SNAPSHOTS_KEEP: '2',
-    CHAT_NATS_RETENTION: 'snapshot',
-    CHAT_LOG_LEVEL: 'debug', // the start-up line naming the restored snapshot is written at debug
-  });
+  const env = (root: string) => snapshottingNodeEnv(root, stream);
   const start = async (root: string) => {
     const node = await ServiceProcess.start(env(root));
     nodes.push(node);
@@ -85,8 +66,10 @@ describe('writing to a room whose last record was purged (real nats-server)', ()
     // Only the busy room is written until snapshots were taken and the stream purged past the
     // quiet rooms' last records.
     for (let i = 0; i < 200 && (await firstSeq()) <= quietHead; i++) await post(a, BUSY, `busy ${i}`);
-    await until('a purge past the quiet rooms', async () =>
-      (await firstSeq()) > quietHead ? true : undefined,
+    await until(
+      'a purge past the quiet rooms',
+      async () => ((await firstSeq()) > quietHead ? true : undefined),
+      60_000,
     );
     for (const room of QUIET) {
       const stored = await jsm.streams
@@ -107,15 +90,19 @@ describe('writing to a room whose last record was purged (real nats-server)', ()
     await post(b, QUIET[1], `${QUIET[1]} from b after a`);
 
     const head = await lastSeq();
-    await until('both nodes applied every record', async () => {
-      const [ha, hb] = await Promise.all([a, b].map((n) => fetch(n.url('/healthz'))));
-      if (ha.status !== 200 || hb.status !== 200) {
-        throw new Error(`a node is unhealthy: ${await ha.text()} / ${await hb.text()}`);
-      }
-      const [ea, eb] = await Promise.all([exportsOf(a), exportsOf(b)]);
-      const applied = ea.every((text) => text.length > 0) && JSON.stringify(ea) === JSON.stringify(eb);
-      return applied && (await lastSeq()) === head ? true : undefined;
-    });
+    await until(
+      'both nodes applied every record',
+      async () => {
+        const [ha, hb] = await Promise.all([a, b].map((n) => fetch(n.url('/healthz'))));
+        if (ha.status !== 200 || hb.status !== 200) {
+          throw new Error(`a node is unhealthy: ${await ha.text()} / ${await hb.text()}`);
+        }
+        const [ea, eb] = await Promise.all([exportsOf(a), exportsOf(b)]);
+        const applied = ea.every((text) => text.length > 0) && JSON.stringify(ea) === JSON.stringify(eb);
+        return applied && (await lastSeq()) === head ? true : undefined;
+      },
+      60_000,
+    );
     const [ea, eb] = await Promise.all([exportsOf(a), exportsOf(b)]);
     expect(eb).toEqual(ea);
     // Each quiet room continues its history (seq 2, 3 after the first message), on both nodes.
