@@ -14,6 +14,19 @@ describe('a rolling restart of 3 service nodes under a write and long-poll load 
   const stream = uniqueStreamName('rolling');
   const dirs = [0, 1, 2].map((n) => makeTempDir(`nats-roll-${n}`));
   const nodes: Array<ServiceProcess | undefined> = [];
+  /** Each node's warnings and errors after it listened (all its lives), for a failure's message. */
+  const complaints: string[][] = [[], [], []];
+  const start = async (n: number) => {
+    const node = await ServiceProcess.start(env(dirs[n].path));
+    const keep = (chunk: Buffer) => {
+      for (const line of chunk.toString('utf8').split('\n'))
+        if (/"level":"(warn|error|fatal)"/.test(line) && complaints[n].length < 20)
+          complaints[n].push(line.slice(0, 600));
+    };
+    node.child.stdout?.on('data', keep);
+    node.child.stderr?.on('data', keep);
+    return node;
+  };
   const env = (root: string) => ({
     CHAT_ROOT: root,
     CHAT_LOG_BACKEND: 'nats',
@@ -39,7 +52,7 @@ describe('a rolling restart of 3 service nodes under a write and long-poll load 
   });
 
   it('loses no acknowledged write and leaves every export identical', async () => {
-    for (const dir of dirs) nodes.push(await ServiceProcess.start(env(dir.path)));
+    for (let n = 0; n < dirs.length; n++) nodes.push(await start(n));
     const acked = new Set<string>();
     let refused = 0;
     let firstRefusal = '';
@@ -83,7 +96,7 @@ describe('a rolling restart of 3 service nodes under a write and long-poll load 
       nodes[n] = undefined;
       await node.stop();
       await new Promise((resolve) => setTimeout(resolve, 1000));
-      nodes[n] = await ServiceProcess.start(env(dirs[n].path));
+      nodes[n] = await start(n);
       await new Promise((resolve) => setTimeout(resolve, 1500));
     }
     running = false;
@@ -111,7 +124,7 @@ describe('a rolling restart of 3 service nodes under a write and long-poll load 
       );
       const lines = exports.map((e) => e.map((text) => text.split('\n').length));
       throw new Error(
-        `exports differ: lines per room and node ${JSON.stringify(lines)}; /healthz: ${health.join(' | ')}`,
+        `exports differ: lines per room and node ${JSON.stringify(lines)}; /healthz: ${health.join(' | ')}; warnings: ${JSON.stringify(complaints)}`,
       );
     }
     expect(exports[1]).toEqual(exports[0]);
