@@ -9,7 +9,7 @@ export interface VerifierOptions {
   readonly stream: string;
   readonly guard: StreamGuard;
   /** Told the stream's first sequence at every inspection (writers against a purged scope carry it). */
-  readonly floor: StreamFloor;
+  readonly floor?: StreamFloor;
   /** Hands delivered records on to be applied (after a verification: everything held meanwhile). */
   readonly release: (records: readonly TailRecord[]) => void;
   readonly warn: (message: string) => void;
@@ -74,7 +74,7 @@ export class StreamVerifier {
   async inspect(): Promise<number> {
     const { jsm, stream, guard } = this.options;
     const info = await jsm.streams.info(stream);
-    this.options.floor.saw(info.state.first_seq);
+    this.options.floor?.saw(info.state.first_seq);
     await guard.check({
       firstSeq: info.state.first_seq,
       lastSeq: info.state.last_seq,
