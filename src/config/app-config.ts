@@ -175,8 +175,8 @@ export class AppConfig {
   @IsInt() @Min(100) @Max(60_000) natsTimeoutMs = 5000;
   /**
    * With the nats backend: `snapshot` purges stream records below the oldest kept shared snapshot,
-   * `keep` keeps the whole history (audit); empty: what the stream was created with (`keep` unless
-   * `snapshot` was set then). `snapshot` has a known fork hazard: docs/scaling.md.
+   * `keep` keeps the whole history (audit); empty: what the stream was created with (recorded in its
+   * metadata: `snapshot` for a stream this version creates, `keep` for one created before).
    */
   @IsIn(['', 'keep', 'snapshot']) natsRetention: '' | 'keep' | 'snapshot' = '';
   /**

@@ -4,9 +4,10 @@ import { jetstreamManager } from '@nats-io/jetstream';
 import { NatsConnection } from '@nats-io/nats-core';
 import { Objm } from '@nats-io/obj';
 import { connect } from '@nats-io/transport-node';
-import { deleteStream, NATS_URL, uniqueStreamName } from '../support/nats-stream';
+import { deleteStream, NATS_URL, snapshottingNodeEnv, uniqueStreamName } from '../support/nats-stream';
 import { ServiceProcess } from '../support/service-process';
 import { makeTempDir } from '../support/temp-dir';
+import { until } from '../support/until';
 
 const ROOMS = ['snap-a', 'snap-b', 'snap-c'];
 
@@ -39,16 +40,6 @@ async function expectSameExports(a: ServiceProcess, b: ServiceProcess): Promise<
   }
 }
 
-async function until<T>(what: string, probe: () => Promise<T | undefined>): Promise<T> {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
-
 describe('shared snapshots and a bounded stream (real nats-server)', () => {
   const stream = uniqueStreamName('snapshots');
   const bucket = `${stream}-snapshots`;
@@ -56,17 +47,7 @@ describe('shared snapshots and a bounded stream (real nats-server)', () => {
   const nodes: ServiceProcess[] = [];
   let nc: NatsConnection;
 
-  const env = (root: string) => ({
-    CHAT_ROOT: root,
-    CHAT_LOG_BACKEND: 'nats',
-    CHAT_NATS_URL: NATS_URL,
-    CHAT_NATS_STREAM: stream,
-    CHAT_CHECKPOINT_EVENTS: '20',
-    CHAT_SNAPSHOT_EVERY_EVENTS: '20',
-    CHAT_SNAPSHOTS_KEEP: '2',
-    CHAT_NATS_RETENTION: 'snapshot',
-    CHAT_LOG_LEVEL: 'debug', // start-up lines (restored, skipped) are written at debug until it listens
-  });
+  const env = (root: string) => snapshottingNodeEnv(root, stream);
   const start = async (root: string) => {
     const node = await ServiceProcess.start(env(root));
     nodes.push(node);

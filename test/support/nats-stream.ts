@@ -38,3 +38,22 @@ export async function deleteStream(stream: string, servers: readonly string[] = 
     await nc.close();
   }
 }
+
+/**
+ * A service node on `stream` that checkpoints and takes a shared snapshot every 20 records, keeps 2
+ * and purges the stream below the older (issue 27 tests), logging its start-up lines (debug: the one
+ * naming a restored snapshot).
+ */
+export function snapshottingNodeEnv(root: string, stream: string): Record<string, string> {
+  return {
+    CHAT_ROOT: root,
+    CHAT_LOG_BACKEND: 'nats',
+    CHAT_NATS_URL: NATS_URL,
+    CHAT_NATS_STREAM: stream,
+    CHAT_CHECKPOINT_EVENTS: '20',
+    CHAT_SNAPSHOT_EVERY_EVENTS: '20',
+    CHAT_SNAPSHOTS_KEEP: '2',
+    CHAT_NATS_RETENTION: 'snapshot',
+    CHAT_LOG_LEVEL: 'debug',
+  };
+}

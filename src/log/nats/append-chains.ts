@@ -25,10 +25,17 @@ export interface ChainIo {
   send(messages: readonly OutgoingMessage[]): Promise<number>;
   /** The stream sequence of the last record in the scope (0: none), asked from the stream. */
   lookup(scope: string): Promise<number>;
+  /** The stream's first sequence as this node last saw it (records below it were purged). */
+  floor(): number;
+  /** Asks the stream for its first sequence now (and remembers it for `floor`). */
+  refreshFloor(): Promise<number>;
   /** Why nothing may be sent right now (connection lost, stream being verified, fork), if so. */
   blocked(): Error | undefined;
-  /** The error a refused or unanswered batch fails with (`expected`: its preconditions). */
-  failure(error: unknown, expected: ReadonlyMap<string, number | undefined>): Error;
+  /**
+   * The error a refused or unanswered batch fails with (`expected`: its preconditions); a promise
+   * when the stream must be asked first (a refusal that may stem from a purge).
+   */
+  failure(error: unknown, expected: ReadonlyMap<string, number | undefined>): Error | Promise<Error>;
 }
 
 class Batch {
@@ -39,6 +46,8 @@ class Batch {
   readonly expected = new Map<string, number | undefined>();
   /** Scopes nobody here knew when the batch took them, with the `readThrough` of that decision. */
   readonly misses = new Map<string, number>();
+  /** The stream's first sequence read before sending, when a scope goes with "no record" (0: not read). */
+  floor = 0;
   readonly predecessors = new Set<Batch>();
   /** Per scope, the next batch of that scope's chain (most batches have none: created when linked). */
   successors: Map<string, Batch> | undefined;
@@ -68,6 +77,10 @@ class Batch {
  * - a batch carries, on the first message of each of its scopes, the precondition "the scope's last
  *   record is X", where X was read in the synchronous step of the decision that brought the scope
  *   (ScopeHeads), or is the acknowledged last sequence of the batch ahead of it in that chain;
+ * - when X is "none" (0) or lies below the stream's first sequence (purged), the batch reads that
+ *   first sequence from the stream before it is sent and carries "no record" with it (the floor):
+ *   NATS checks "none" against what it holds, every node checks the floor against what it knew
+ *   (soundPrefix);
  * - when a batch fails, every batch chained behind it fails too, in the same synchronous step, each
  *   append's `onFailed` before any promise settles: they were decided against its state.
  * Appends to disjoint scopes never wait for each other and may be stored in any order.
@@ -173,12 +186,12 @@ export class AppendChains {
       this.fail(batch, blocked);
       return Promise.resolve();
     }
-    if (batch.misses.size === 0) return this.send(batch);
+    if (batch.misses.size === 0 && !this.belowFloor(batch)) return this.send(batch);
     batch.state = 'resolving';
-    return this.resolveMisses(batch).then(
+    return this.resolve(batch).then(
       () => this.send(batch),
       (error: unknown) =>
-        this.fail(batch, error instanceof LogConflictError ? error : this.io.failure(error, batch.expected)),
+        error instanceof LogConflictError ? this.fail(batch, error) : this.failWith(batch, error),
     );
   }
 
@@ -186,12 +199,29 @@ export class AppendChains {
     batch.state = 'sent';
     return this.io.send(this.messagesOf(batch)).then(
       (lastSeq) => this.stored(batch, lastSeq),
-      (error: unknown) => this.fail(batch, this.io.failure(error, batch.expected)),
+      (error: unknown) => this.failWith(batch, error),
     );
   }
 
-  /** Scopes nobody here knew: their last record must be one the deciding write had applied. */
-  private async resolveMisses(batch: Batch): Promise<void> {
+  /** Fails `batch` with what the stream's refusal (or silence) means, once that is known. */
+  private async failWith(batch: Batch, error: unknown): Promise<void> {
+    this.fail(batch, await this.io.failure(error, batch.expected));
+  }
+
+  /** Whether a known precondition names no record or one below the stream's first sequence. */
+  private belowFloor(batch: Batch): boolean {
+    const floor = this.io.floor();
+    for (const seq of batch.expected.values()) if (seq !== undefined && seq < floor) return true;
+    return false;
+  }
+
+  /**
+   * Scopes nobody here knew are looked up: their last record must be one the deciding write had
+   * applied. Then, when a scope has no record or only purged ones, the stream's first sequence is
+   * read — after the lookups, so no record of the scope the lookup missed lies at or above it — and
+   * such scopes go with "no record" and that floor.
+   */
+  private async resolve(batch: Batch): Promise<void> {
     const lookups = [...batch.misses].map(async ([scope, readThrough]) => {
       const seq = batch.expected.get(scope) ?? (await this.io.lookup(scope));
       if (seq - 1 >= readThrough) throw new LogConflictError(seq - 1, `${scope} moved at sequence ${seq}`);
@@ -199,6 +229,9 @@ export class AppendChains {
       this.heads.deliver(scope, seq);
     });
     await Promise.all(lookups);
+    if (!this.belowFloor(batch)) return;
+    batch.floor = await this.io.refreshFloor();
+    for (const [scope, seq] of batch.expected) if (seq! < batch.floor) batch.expected.set(scope, 0);
   }
 
   private messagesOf(batch: Batch): OutgoingMessage[] {
@@ -210,7 +243,9 @@ export class AppendChains {
         const first = !preconditioned.has(scope);
         if (first) preconditioned.add(scope);
         const expect = first ? batch.expected.get(scope)! : undefined;
-        messages.push({ subject: entry.subjects[i], payload, expect });
+        // A floor of 1 says nothing was purged: "no record" then means what it always did.
+        const floor = expect === 0 && batch.floor > 1 ? batch.floor : undefined;
+        messages.push({ subject: entry.subjects[i], payload, expect, floor });
       });
     }
     return messages;

@@ -15,6 +15,7 @@ import { assertServerVersions, versionProblem } from './server-versions';
 import { effectiveRetention, ensureStream } from './stream-spec';
 import { NatsSnapshotStore } from './nats-snapshot-store';
 import { SnapshotStore } from '../snapshot-store';
+import { StreamFloor } from './stream-floor';
 import { checksum, StreamGuard } from './stream-guard';
 import { readStream } from './stream-reader';
 import { StreamTail, TailRecord } from './stream-tail';
@@ -61,6 +62,7 @@ export class JetStreamEventLog implements EventLog {
   private unsupported: LogUnavailableError | undefined;
   private readonly layout: SubjectLayout;
   private readonly heads = new ScopeHeads();
+  private readonly floor = new StreamFloor();
   private readonly guard: StreamGuard;
   private readonly listeners = new Set<CommitListener>();
   private readonly lag = new DeliveryLag();
@@ -89,10 +91,12 @@ export class JetStreamEventLog implements EventLog {
       snapshots = await NatsSnapshotStore.open(this.options);
       this.committedNext = info.state.last_seq;
       this.first = Math.max(0, info.state.first_seq - 1);
+      this.floor.saw(info.state.first_seq);
       const verifier = new StreamVerifier({
         jsm,
         stream: this.options.stream,
         guard: this.guard,
+        floor: this.floor,
         release: (held) => this.apply(held),
         warn: (m) => this.options.logger?.warn(m),
       });
@@ -115,6 +119,7 @@ export class JetStreamEventLog implements EventLog {
           options: this.options,
           layout: this.layout,
           guard: this.guard,
+          floor: this.floor,
           // Appends made before close() still go out; a fork or a lost connection stops them.
           blocked: () => this.guard.fork ?? this.unavailable(),
           context: () => ({ lost: this.disconnected, committedNext: this.committedNext }),
@@ -243,6 +248,7 @@ export class JetStreamEventLog implements EventLog {
     if (this.retention !== 'snapshot' || !this.conn || offset <= this.first) return;
     const { purged } = await this.conn.jsm.streams.purge(this.options.stream, { seq: offset + 1 });
     this.first = offset;
+    this.floor.saw(offset + 1);
     this.options.logger?.log(
       `purged ${purged} record(s) below offset ${offset} from stream ${this.options.stream}`,
     );

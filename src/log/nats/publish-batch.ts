@@ -1,11 +1,22 @@
 import { headers, NatsConnection, nuid } from '@nats-io/nats-core';
 
+/** The precondition NATS checks: the scope's (subject's) last record is this sequence, 0 for none. */
+export const EXPECTED_HEADER = 'Nats-Expected-Last-Subject-Sequence';
+/**
+ * With `expect` 0: the stream's first sequence as the writer saw it (docs/scaling.md, "Writing to a
+ * scope whose records were purged"). A node that knows the scope's last record below it reads "no
+ * record" as holding: that record was purged. Not checked by NATS; read by every node alike.
+ */
+export const FLOOR_HEADER = 'Chat-Stream-First-Seq';
+
 /** One record on its way to the stream, with the precondition of its scope when it is the first. */
 export interface OutgoingMessage {
   readonly subject: string;
   readonly payload: Buffer;
   /** "The last record on this subject (the scope) has sequence `expect`" (0: none), checked by the server. */
   readonly expect?: number;
+  /** With `expect` 0, when the stream was purged: its first sequence as the writer saw it (FLOOR_HEADER). */
+  readonly floor?: number;
 }
 
 /** The stream refused a publish (a JetStream API error in the acknowledgement). */
@@ -65,7 +76,8 @@ export async function publishBatch(
 
 function headersOf(message: OutgoingMessage, batch: string | undefined, index: number, commit = false) {
   const h = headers();
-  if (message.expect !== undefined) h.set('Nats-Expected-Last-Subject-Sequence', String(message.expect));
+  if (message.expect !== undefined) h.set(EXPECTED_HEADER, String(message.expect));
+  if (message.floor !== undefined) h.set(FLOOR_HEADER, String(message.floor));
   if (batch !== undefined) {
     h.set('Nats-Batch-Id', batch);
     h.set('Nats-Batch-Sequence', String(index + 1));

@@ -21,11 +21,25 @@ export function soundPrefix(
     const scope = layout.scopeOf(record.subject);
     if (scope === undefined) continue;
     const before = last.get(scope) ?? heads.lastDelivered(scope);
-    if (record.expected !== undefined && before !== undefined && before !== record.expected) {
-      guard.unsound(scope, record.offset + 1, record.expected, before);
+    if (record.expected !== undefined && before !== undefined && !held(record, before)) {
+      guard.unsound(scope, record.offset + 1, record.expected, before, record.floor);
       return records.slice(0, i);
     }
     last.set(scope, record.offset + 1);
   }
   return records;
+}
+
+/**
+ * Whether `record`'s stored precondition held, given `before`, the scope's last record before it.
+ * "No record" (expected 0) carrying the stream's first sequence its writer saw (`floor`, written
+ * since purging: docs/scaling.md, "Writing to a scope whose records were purged") holds when `before`
+ * lies below that floor — it was purged, and NATS, which took "no record", had refused any later one.
+ * The floor is one the stream had, so `before` below it really was gone; a stale floor is lower, which
+ * only makes this stricter. Any other precondition (and "no record" on older records, without a
+ * floor) holds only when it names `before` itself.
+ */
+export function held(record: Pick<TailRecord, 'expected' | 'floor'>, before: number): boolean {
+  if (record.expected === 0 && record.floor !== undefined) return before < record.floor;
+  return before === record.expected;
 }

@@ -128,14 +128,17 @@ export class StreamGuard {
 
   /**
    * The stream holds record `seq`, written on the precondition that `scope`'s last record was
-   * `expected`, where this node applied `actual` as that scope's last record before it: the stream
-   * took two writes decided against the same state (nats-server checks a clustered precondition when
-   * the leader proposes a write, not when it is applied; a write proposed by a leader that died can be
-   * applied after one its successor took). Folding both would fork what the nodes show.
+   * `expected` (0 with `floor`: no record from `floor` on), where this node applied `actual` as that
+   * scope's last record before it: the stream took two writes decided against the same state
+   * (nats-server checks a clustered precondition when the leader proposes a write, not when it is
+   * applied; a write proposed by a leader that died can be applied after one its successor took).
+   * Folding both would fork what the nodes show.
    */
-  unsound(scope: string, seq: number, expected: number, actual: number): void {
+  unsound(scope: string, seq: number, expected: number, actual: number, floor?: number): void {
+    const against =
+      floor === undefined ? `record ${expected}` : `no record from ${floor} on (its writer's first sequence)`;
     this.declare(
-      `its record ${seq} of ${scope} was written against record ${expected}, but that scope's last record ` +
+      `its record ${seq} of ${scope} was written against ${against}, but that scope's last record ` +
         `before it is ${actual} (two writes decided against the same state)`,
     );
   }

@@ -1,22 +1,25 @@
 import { DeliverPolicy, JetStreamClient, JsMsg } from '@nats-io/jetstream';
 import { LogRecord } from '../event-log';
+import { EXPECTED_HEADER, FLOOR_HEADER } from './publish-batch';
 
 /** A stored record, the subject it was stored on (its scope) and the precondition it carried. */
 export interface StreamRecord extends LogRecord {
   readonly subject: string;
   /** Its Nats-Expected-Last-Subject-Sequence: the scope's last record its writer decided against. */
   readonly expected?: number;
+  /** With `expected` 0: the stream's first sequence its writer saw (FLOOR_HEADER); absent on older records. */
+  readonly floor?: number;
 }
 
-const EXPECTED = 'Nats-Expected-Last-Subject-Sequence';
-
 export function streamRecordOf(message: JsMsg): StreamRecord {
-  const expected = message.headers?.get(EXPECTED);
+  const expected = message.headers?.get(EXPECTED_HEADER);
+  const floor = message.headers?.get(FLOOR_HEADER);
   return {
     offset: offsetOf(message.seq),
     subject: message.subject,
     payload: Buffer.from(message.data),
     expected: expected ? Number(expected) : undefined,
+    floor: floor ? Number(floor) : undefined,
   };
 }
 

@@ -52,8 +52,9 @@ function upgradable(options: NatsLogOptions): Expectation[] {
 
 /**
  * The stream metadata key recording the retention a stream was created with (CHAT_NATS_RETENTION at
- * creation, `keep` when unset); a stream without it (created before snapshots existed) is `keep`
- * unless the knob says otherwise, so an upgrade never starts deleting history an operator kept.
+ * creation, `snapshot` when unset — `keep` for streams created before purging was safe by default);
+ * a stream without it (created before snapshots existed) is `keep` unless the knob says otherwise, so
+ * an upgrade never starts deleting history an operator kept.
  */
 export const RETENTION_METADATA = 'agent-chat-retention';
 
@@ -66,9 +67,10 @@ export function effectiveRetention(info: StreamInfo, options: NatsLogOptions): '
 function wantedConfig(options: NatsLogOptions): Partial<StreamConfig> & { name: string } {
   const config: Record<string, unknown> = {
     name: options.stream,
-    // `keep` unless asked: purging can remove a quiet scope's last record, and a node that does not
-    // know that record then writes against "none" (docs/scaling.md, "Known fork with purging").
-    metadata: { [RETENTION_METADATA]: options.retention === 'snapshot' ? 'snapshot' : 'keep' },
+    // A new stream is bounded unless asked to keep everything (issue 27). Writes to a scope whose
+    // records were purged carry the stream's first sequence (docs/scaling.md, "Writing to a scope
+    // whose records were purged"), so purging forks nothing.
+    metadata: { [RETENTION_METADATA]: options.retention === 'keep' ? 'keep' : 'snapshot' },
   };
   for (const { field, wanted } of expectations(options)) config[field] = wanted;
   return config as Partial<StreamConfig> & { name: string };

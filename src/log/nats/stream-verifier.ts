@@ -1,5 +1,6 @@
 import { JetStreamManager } from '@nats-io/jetstream';
 import { LogUnavailableError } from '../log.errors';
+import { StreamFloor } from './stream-floor';
 import { CheckVerdict, checksum, StreamGuard } from './stream-guard';
 import { TailRecord } from './stream-tail';
 
@@ -7,6 +8,8 @@ export interface VerifierOptions {
   readonly jsm: JetStreamManager;
   readonly stream: string;
   readonly guard: StreamGuard;
+  /** Told the stream's first sequence at every inspection (writers against a purged scope carry it). */
+  readonly floor?: StreamFloor;
   /** Hands delivered records on to be applied (after a verification: everything held meanwhile). */
   readonly release: (records: readonly TailRecord[]) => void;
   readonly warn: (message: string) => void;
@@ -89,6 +92,7 @@ export class StreamVerifier {
   private async examine(): Promise<{ verdict: CheckVerdict; lastSeq: number }> {
     const { jsm, stream, guard } = this.options;
     const info = await jsm.streams.info(stream);
+    this.options.floor?.saw(info.state.first_seq);
     const verdict = await guard.check({
       firstSeq: info.state.first_seq,
       lastSeq: info.state.last_seq,

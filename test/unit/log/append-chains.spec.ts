@@ -13,6 +13,10 @@ class HandStream implements ChainIo {
   }> = [];
   readonly lookups: string[] = [];
   stored = new Map<string, number>();
+  /** The stream's first sequence: what `refreshFloor` answers; `floor` answers what was read last. */
+  firstSeq = 1;
+  seenFloor = 1;
+  floorReads = 0;
 
   send(messages: readonly OutgoingMessage[]): Promise<number> {
     return new Promise((resolve, reject) => this.sent.push({ messages, ack: resolve, refuse: reject }));
@@ -20,6 +24,14 @@ class HandStream implements ChainIo {
   async lookup(scope: string): Promise<number> {
     this.lookups.push(scope);
     return this.stored.get(scope) ?? 0;
+  }
+  floor(): number {
+    return this.seenFloor;
+  }
+  async refreshFloor(): Promise<number> {
+    this.floorReads++;
+    this.seenFloor = this.firstSeq;
+    return this.firstSeq;
   }
   blocked(): Error | undefined {
     return undefined;
@@ -148,11 +160,44 @@ describe('AppendChains: per-scope chains of batches', () => {
     expect(stream.sent[1].messages[0].expect).toBe(60);
   });
 
+  it('given a known last record below the stream\'s first sequence, then the batch goes with "no record" and the first sequence read before sending', async () => {
+    stream.seenFloor = 8; // r:a's last record (7) was purged, r:b's (9) was not
+    stream.firstSeq = 9;
+    const purged = append('w1', ['r:a']);
+    const kept = append('w2', ['r:b']);
+    await turn();
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(stream.sent.map((s) => s.messages.map((m) => [m.expect, m.floor]))).toEqual([
+      [[9, undefined]],
+      [[0, 9]],
+    ]);
+    expect(stream.floorReads).toBe(1);
+    stream.sent[1].ack(12);
+    expect(await purged).toEqual({ first: 11, next: 12 });
+    void kept;
+  });
+
+  it('given a scope the stream holds no record of, then "no record" carries the first sequence read after the lookup, and none on an unpurged stream', async () => {
+    stream.firstSeq = 40;
+    void append('w1', ['n:new:one'], 50);
+    await turn();
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(stream.sent[0].messages[0]).toMatchObject({ expect: 0, floor: 40 });
+
+    const fresh = new HandStream();
+    void appender(new AppendChains(new ScopeHeads(), fresh), events)('w2', ['n:new:two'], 50);
+    await turn();
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(fresh.sent[0].messages[0]).toMatchObject({ expect: 0, floor: undefined });
+  });
+
   it('given the stream cannot be reached, then queued appends fail with it', async () => {
     const unreachable: ChainIo = {
       send: (messages) => stream.send(messages),
       lookup: (scope) => stream.lookup(scope),
       failure: (error) => stream.failure(error),
+      floor: () => stream.floor(),
+      refreshFloor: () => stream.refreshFloor(),
       blocked: () => new LogUnavailableError('lost'),
     };
     const refused = appender(new AppendChains(heads, unreachable), events)('w1', ['r:a']);

@@ -7,11 +7,12 @@ import { TailRecord } from '../../../src/log/nats/stream-tail';
 import { SubjectLayout } from '../../../src/log/nats/subjects';
 
 const layout = new SubjectLayout('s');
-const record = (seq: number, scope: string, expected?: number): TailRecord => ({
+const record = (seq: number, scope: string, expected?: number, floor?: number): TailRecord => ({
   offset: seq - 1,
   subject: layout.subject(scope),
   payload: Buffer.from(`record ${seq}`),
   expected,
+  floor,
 });
 
 function guarded(): { guard: StreamGuard; forks: StreamForkedError[] } {
@@ -28,6 +29,26 @@ describe('never fork: what the guard refuses to build on', () => {
     expect(soundPrefix(delivered, layout, heads, guard).map((r) => r.offset + 1)).toEqual([11, 12]);
     expect(forks).toHaveLength(1);
     expect(forks[0].message).toContain('its record 13 of r:a was written against record 10, but that scope');
+  });
+
+  it('given "no record" with its writer\'s first sequence, then it holds over a last record below that sequence (purged) and nowhere else', () => {
+    const { guard, forks } = guarded();
+    const heads = new ScopeHeads();
+    heads.deliver('r:purged', 7);
+    heads.deliver('r:kept', 30);
+    const delivered = [record(41, 'r:purged', 0, 20), record(42, 'r:purged'), record(43, 'r:kept', 0, 30)];
+    expect(soundPrefix(delivered, layout, heads, guard).map((r) => r.offset + 1)).toEqual([41, 42]);
+    expect(forks[0].message).toContain(
+      "its record 43 of r:kept was written against no record from 30 on (its writer's first sequence), but that scope's last record before it is 30",
+    );
+  });
+
+  it('given "no record" without a first sequence (written before purging carried one), then it holds only where this node knows none', () => {
+    const { guard, forks } = guarded();
+    const heads = new ScopeHeads();
+    heads.deliver('r:a', 7);
+    expect(soundPrefix([record(41, 'r:a', 0)], layout, heads, guard)).toEqual([]);
+    expect(forks[0].message).toContain('its record 41 of r:a was written against record 0');
   });
 
   it('given a scope this node does not know, then its precondition cannot be checked and the record is applied', () => {
