@@ -26,6 +26,7 @@ import { jetstreamManager, JetStreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { ChildServer } from './lib/child-server';
 import { BENCH_ENV, BenchOptions, Row, Scenario, tempDataDir } from './lib/context';
+import { median } from './lib/stats';
 import { CheckpointStore, checkpointFileName } from '../src/projections/checkpoint-store';
 import { snapshotBucket } from '../src/log/nats/nats-snapshot-store';
 import { startSuiteNats, stopSuiteNats } from '../test/support/global-nats';
@@ -77,13 +78,19 @@ export interface Sample {
   readonly ratio: number;
 }
 
+/** A line of the node's log: a snapshot published (value: ms), a purge (value: records), a reap (rooms). */
+export interface NodeEvent {
+  readonly at: number;
+  readonly kind: 'snapshot' | 'purge' | 'reap';
+  readonly offset: number;
+  readonly value: number;
+}
+
 export interface StreamBytesResult {
   readonly samples: Sample[];
   readonly ok: number;
   readonly failed: number;
-  readonly snapshots: number;
-  readonly purges: number;
-  readonly reaped: number;
+  readonly events: NodeEvent[];
   /** Samples from here on are past the first room's whole life (writes, idle time, reap). */
   readonly steadyFrom: number;
 }
@@ -114,12 +121,24 @@ export async function measureStreamBytes(
       CHAT_RETENTION_SECONDS: String(RETENTION_SECONDS),
       CHAT_REAP_EVERY_SECONDS: '1',
     });
-    const counts = { snapshots: 0, purges: 0, reaped: 0 };
+    // What the node logs about snapshots, purges and reaps, with the time each line arrived.
+    const events: NodeEvent[] = [];
+    const started = performance.now();
+    const elapsed = (): number => (performance.now() - started) / 1000;
     server.child.stdout!.on('data', (chunk: Buffer) => {
+      const at = elapsed();
       const text = chunk.toString('utf8');
-      counts.snapshots += (text.match(/published snapshot at offset/g) ?? []).length;
-      counts.purges += (text.match(/purged \d+ record\(s\) below offset/g) ?? []).length;
-      for (const m of text.matchAll(/reaped (\d+) idle room\(s\)/g)) counts.reaped += Number(m[1]);
+      for (const m of text.matchAll(
+        /published snapshot at offset (\d+) [^(]*\(\d+ ring files, (\d+) ms\)/g,
+      )) {
+        events.push({ at, kind: 'snapshot', offset: Number(m[1]), value: Number(m[2]) });
+      }
+      for (const m of text.matchAll(/purged (\d+) record\(s\) below offset (\d+)/g)) {
+        events.push({ at, kind: 'purge', offset: Number(m[2]), value: Number(m[1]) });
+      }
+      for (const m of text.matchAll(/reaped (\d+) idle room\(s\)/g)) {
+        events.push({ at, kind: 'reap', offset: 0, value: Number(m[1]) });
+      }
     });
     const blocks = join(nats.storeDir, 'jetstream', '$G', 'streams', stream, 'msgs');
     const checkpoints = new CheckpointStore(dir.path);
@@ -128,8 +147,6 @@ export async function measureStreamBytes(
     const url = server.url;
     const load = { sent: 0, ok: 0, failed: 0, inFlight: 0 };
     const samples: Sample[] = [];
-    const started = performance.now();
-    const elapsed = (): number => (performance.now() - started) / 1000;
     const post = async (room: number): Promise<void> => {
       load.inFlight++;
       try {
@@ -172,7 +189,7 @@ export async function measureStreamBytes(
       samples,
       ok: load.ok,
       failed: load.failed,
-      ...counts,
+      events,
       steadyFrom: o.roomSeconds + RETENTION_SECONDS + 2 * o.checkpointSeconds + o.snapshotSeconds,
     };
   } finally {
@@ -261,6 +278,22 @@ export function curveTable(samples: readonly Sample[]): string {
   return lines.join('\n');
 }
 
+/** How often the node published snapshots and purged, how long an upload took, how many rooms went. */
+export function activity(events: readonly NodeEvent[]): string {
+  const of = (kind: NodeEvent['kind']): NodeEvent[] => events.filter((e) => e.kind === kind);
+  const snapshots = of('snapshot');
+  const gaps = snapshots.slice(1).map((e, i) => e.at - snapshots[i].at);
+  const uploads = snapshots.map((e) => e.value);
+  const spread = (values: number[], digits: number): string =>
+    values.length === 0
+      ? 'n/a'
+      : `median ${median(values).toFixed(digits)}, max ${Math.max(...values).toFixed(digits)}`;
+  return (
+    `${snapshots.length} snapshots (apart: ${spread(gaps, 1)} s; upload ${spread(uploads, 0)} ms), ` +
+    `${of('purge').length} purges, ${of('reap').reduce((sum, e) => sum + e.value, 0)} rooms reaped`
+  );
+}
+
 /** Max over the steady part, and the last sample: the figures the goal (≤ 2×) is judged on. */
 export function summarize(result: StreamBytesResult): { max: number; final: number; steady: Sample[] } {
   const steady = result.samples.filter((s) => s.t >= result.steadyFrom && s.liveBytes > 0);
@@ -280,8 +313,8 @@ export const streamBytesScenario: Scenario = {
     );
     const { max, final, steady } = summarize(result);
     const note =
-      `${steady.length} samples after ${result.steadyFrom} s, ${result.ok} writes (${result.failed} failed), ` +
-      `${result.snapshots} snapshots, ${result.purges} purges, ${result.reaped} rooms reaped`;
+      `${steady.length} samples after ${result.steadyFrom} s, ${result.ok} writes (${result.failed} failed); ` +
+      activity(result.events);
     return [
       {
         scenario: 'stream bytes ÷ live state, steady writes with reaping (max)',
@@ -327,10 +360,10 @@ async function main(): Promise<void> {
   const result = await measureStreamBytes(options, say);
   const { max, final, steady } = summarize(result);
   console.log(`\n${curveTable(result.samples)}\n`);
-  say(
-    `${result.ok} writes acknowledged, ${result.failed} failed; ${result.snapshots} snapshots published, ` +
-      `${result.purges} purges, ${result.reaped} rooms reaped`,
-  );
+  if (process.argv.includes('--events')) {
+    for (const e of result.events) say(`  ${e.at.toFixed(1)} s ${e.kind} offset ${e.offset} (${e.value})`);
+  }
+  say(`${result.ok} writes acknowledged, ${result.failed} failed; ${activity(result.events)}`);
   say(
     `stream ÷ live: max ${max.toFixed(2)} over ${steady.length} samples from t=${result.steadyFrom} s, ` +
       `final ${final.toFixed(2)} (goal ≤ 2: ${max <= 2 && final <= 2 ? 'met' : 'NOT met'})`,
