@@ -11,6 +11,7 @@ import { restartScenario } from './scenarios/restart.scenario';
 import { roomsListingScenario } from './scenarios/rooms-listing.scenario';
 import { signedScenario } from './scenarios/signed.scenario';
 import { streamsScenario } from './scenarios/streams.scenario';
+import { streamBytesScenario } from './stream-bytes.bench';
 import { watchScenario } from './scenarios/watch.scenario';
 import { writesScenario } from './scenarios/writes.scenario';
 
@@ -24,6 +25,7 @@ const SCENARIOS: readonly Scenario[] = [
   memoryScenario,
   streamsScenario,
   watchScenario,
+  streamBytesScenario,
 ];
 
 function option(name: string, fallback: string): string {
