@@ -10,12 +10,17 @@ export interface StreamRecord extends LogRecord {
 
 const EXPECTED = 'Nats-Expected-Last-Subject-Sequence';
 
+/**
+ * The payload is a view of the bytes the client library received, not a copy: records are folded
+ * (decoded, hashed) and dropped, never kept, so the view holds the received chunk only briefly.
+ */
 export function streamRecordOf(message: JsMsg): StreamRecord {
   const expected = message.headers?.get(EXPECTED);
+  const data = message.data;
   return {
     offset: offsetOf(message.seq),
     subject: message.subject,
-    payload: Buffer.from(message.data),
+    payload: Buffer.from(data.buffer, data.byteOffset, data.byteLength),
     expected: expected ? Number(expected) : undefined,
   };
 }
