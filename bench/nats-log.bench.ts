@@ -17,38 +17,15 @@
 import { ChildServer } from './lib/child-server';
 import { BENCH_ENV, tempDataDir } from './lib/context';
 import { load, LoadResult } from './lib/load';
+import { postMessage, roomWrites, seedText } from './lib/room-writes';
 import { cpuSeconds, measure } from './lib/proc-stats';
 import { median } from './lib/stats';
 import { startSuiteNats, stopSuiteNats } from '../test/support/global-nats';
 import { freeLoopbackPort } from '../test/support/nats-server-process';
 
-const TEXT = 'benchmark write with a realistic length of a short agent status update';
-
 function arg(name: string, fallback: number): number {
   const at = process.argv.indexOf(`--${name}`);
   return at >= 0 ? Number(process.argv[at + 1]) : fallback;
-}
-
-/** POSTs to `rooms` (names), spread round-robin, unique texts. */
-function writes(url: string, rooms: readonly string[], seconds: number, connections: number, tag: string) {
-  let n = 0;
-  const next = (request: Record<string, unknown>) => ({
-    ...request,
-    method: 'POST',
-    path: `/r/${rooms[n % rooms.length]}`,
-    body: JSON.stringify({ from: 'bench', text: `${TEXT} ${tag} ${n++}` }),
-  });
-  return load({
-    url,
-    seconds,
-    connections,
-    headers: { 'content-type': 'application/json' },
-    requests: [{ setupRequest: next }] as never,
-  });
-}
-
-async function post(url: string, room: string, text: string): Promise<void> {
-  await fetch(`${url}/r/${room}`, { method: 'POST', body: JSON.stringify({ from: 'seed', text }) });
 }
 
 /** The conflict retries a node counted since it started (its metrics listener). */
@@ -90,13 +67,13 @@ async function main(): Promise<void> {
     // Every room exists before anything is measured, created through the node that writes it.
     for (let i = 0; i < 50; i++)
       await Promise.all([
-        post(file.url, 'readme', `${TEXT} ${i}`),
-        post(a.server.url, 'readme', `${TEXT} ${i}`),
+        postMessage(file.url, 'readme', seedText(i)),
+        postMessage(a.server.url, 'readme', seedText(i)),
       ]);
-    for (const room of rooms) await post(file.url, room, 'seed');
+    for (const room of rooms) await postMessage(file.url, room, 'seed');
     for (const [n, half] of [half0, half1].entries())
-      for (const room of half) await post([a, b][n].server.url, room, 'seed');
-    await post(a.server.url, 'hot', 'seed');
+      for (const room of half) await postMessage([a, b][n].server.url, room, 'seed');
+    await postMessage(a.server.url, 'hot', 'seed');
 
     const figures: Record<string, number[]> = {
       fileW: [],
@@ -134,8 +111,8 @@ async function main(): Promise<void> {
       await timed('natsR', a.server, () => read(a.server.url));
     }
     for (let round = 0; round < rounds; round++) {
-      await timed('fileW', file, () => writes(file.url, rooms, seconds, 64, `f${round}`));
-      await timed('natsW', a.server, () => writes(a.server.url, rooms, seconds, 64, `n${round}`));
+      await timed('fileW', file, () => roomWrites(file.url, rooms, seconds, 64, `f${round}`));
+      await timed('natsW', a.server, () => roomWrites(a.server.url, rooms, seconds, 64, `n${round}`));
     }
     await file.stop();
 
@@ -151,10 +128,10 @@ async function main(): Promise<void> {
         };
         const results = two
           ? await Promise.all([
-              writes(a.server.url, half0, seconds, 32, `d${round}a`),
-              writes(b.server.url, half1, seconds, 32, `d${round}b`),
+              roomWrites(a.server.url, half0, seconds, 32, `d${round}a`),
+              roomWrites(b.server.url, half1, seconds, 32, `d${round}b`),
             ])
-          : [await writes(a.server.url, rooms, seconds, 64, `o${round}`)];
+          : [await roomWrites(a.server.url, rooms, seconds, 64, `o${round}`)];
         const acked = results.reduce((sum, r) => sum + r.ok, 0);
         const after = {
           cpu: nodeCpu(),
@@ -172,8 +149,8 @@ async function main(): Promise<void> {
     // One hot room written through both nodes: conflicts are expected, their rate is reported.
     const hotBefore = (await retries(a.metricsPort)) + (await retries(b.metricsPort));
     const hot = await Promise.all([
-      writes(a.server.url, ['hot'], seconds, 32, 'ha'),
-      writes(b.server.url, ['hot'], seconds, 32, 'hb'),
+      roomWrites(a.server.url, ['hot'], seconds, 32, 'ha'),
+      roomWrites(b.server.url, ['hot'], seconds, 32, 'hb'),
     ]);
     const hotRetries = (await retries(a.metricsPort)) + (await retries(b.metricsPort)) - hotBefore;
     const hotAcked = hot[0].ok + hot[1].ok;

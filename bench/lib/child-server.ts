@@ -19,12 +19,15 @@ export class ChildServer {
     return this.child.pid!;
   }
 
-  /** The service as users run it: `node dist/main.js` (build first with scripts/ensure-built.js). */
-  static service(env: Record<string, string>): Promise<ChildServer> {
+  /**
+   * The service as users run it: `node dist/main.js` (build first with scripts/ensure-built.js).
+   * `build`: another build directory of this checkout (an A/B of two builds in one run).
+   */
+  static service(env: Record<string, string>, build = 'dist'): Promise<ChildServer> {
     // As `npm start` runs it: V8's heap limited to CHAT_HEAP_MB (src/config/heap-budget.ts).
     const heapMb = env.CHAT_HEAP_MB ?? '1024';
     return ChildServer.start(
-      [`--max-old-space-size=${heapMb}`, '--max-semi-space-size=32', join(PROJECT, 'dist', 'main.js')],
+      [`--max-old-space-size=${heapMb}`, '--max-semi-space-size=32', join(PROJECT, build, 'main.js')],
       {
         PORT: '0',
         HOST: '127.0.0.1',

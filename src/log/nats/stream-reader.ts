@@ -11,13 +11,18 @@ export interface StreamRecord extends LogRecord {
   readonly floor?: number;
 }
 
+/**
+ * The payload is a view of the bytes the client library received, not a copy: records are folded
+ * (decoded, hashed) and dropped, never kept, so the view holds the received chunk only briefly.
+ */
 export function streamRecordOf(message: JsMsg): StreamRecord {
   const expected = message.headers?.get(EXPECTED_HEADER);
   const floor = message.headers?.get(FLOOR_HEADER);
+  const data = message.data;
   return {
     offset: offsetOf(message.seq),
     subject: message.subject,
-    payload: Buffer.from(message.data),
+    payload: Buffer.from(data.buffer, data.byteOffset, data.byteLength),
     expected: expected ? Number(expected) : undefined,
     floor: floor ? Number(floor) : undefined,
   };

@@ -1,5 +1,5 @@
 import { readFileSync, statSync } from 'node:fs';
-import { RingFileStore } from '../../../src/rooms/ring/ring-file-store';
+import { FLUSH_AFTER_MS, RingFileStore } from '../../../src/rooms/ring/ring-file-store';
 import { makeTempDir } from '../../support/temp-dir';
 
 // Appends are held in memory and written per file in one writev; these pin what every reader sees.
@@ -67,7 +67,7 @@ describe('RingFileStore holds appends and writes them together', () => {
   it('writes held bytes on its own shortly after, without any reader', async () => {
     const files = store();
     appendLines(files, 'f.1.0.jsonl', 1, 3);
-    await new Promise((resolve) => setTimeout(resolve, 800));
+    await new Promise((resolve) => setTimeout(resolve, FLUSH_AFTER_MS + 300));
     expect(onDisk(files, 'f.1.0.jsonl')).toBe('{"seq":1}\n{"seq":2}\n{"seq":3}\n');
     files.close();
   });
