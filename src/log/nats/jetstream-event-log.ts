@@ -1,15 +1,13 @@
-import { jetstream, jetstreamManager, JetStreamManager } from '@nats-io/jetstream';
-import { NatsConnection } from '@nats-io/nats-core';
+import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { AppendOptions, AppendResult, CommitListener, EventLog, LogRecord, ReadOptions } from '../event-log';
 import { LogUnavailableError } from '../log.errors';
-import { AppendChains, MAX_BATCH_MESSAGES } from './append-chains';
+import { MAX_BATCH_MESSAGES } from './append-chains';
 import { watchConnection } from './connection-watch';
 import { connectNats } from './nats-connection';
 import { StreamForkedError } from './nats-log.errors';
 import { NatsLogOptions } from './nats-log.options';
-import { natsChainIo } from './nats-chain-io';
 import { DeliveryLag } from './delivery-lag';
-import { soundPrefix } from './sound-prefix';
+import { soundPrefix, soundRead } from './sound-prefix';
 import { ScopeHeads } from './scope-heads';
 import { assertServerVersions, versionProblem } from './server-versions';
 import { effectiveRetention, ensureStream } from './stream-spec';
@@ -18,20 +16,9 @@ import { SnapshotStore } from '../snapshot-store';
 import { StreamFloor } from './stream-floor';
 import { checksum, StreamGuard } from './stream-guard';
 import { readStream } from './stream-reader';
-import { StreamTail, TailRecord } from './stream-tail';
+import { TailRecord } from './stream-tail';
 import { SubjectLayout } from './subjects';
-import { TailWatchdog } from './tail-watchdog';
-import { StreamVerifier } from './stream-verifier';
-
-interface Connected {
-  readonly nc: NatsConnection;
-  readonly jsm: JetStreamManager;
-  readonly tail: StreamTail;
-  readonly chains: AppendChains;
-  readonly verifier: StreamVerifier;
-  readonly watchdog: TailWatchdog;
-  readonly snapshots: NatsSnapshotStore;
-}
+import { openStreamSession, StreamSession } from './stream-session';
 
 /**
  * The EventLog on a NATS JetStream stream, shared by every node of a deployment (docs/scaling.md).
@@ -52,7 +39,7 @@ interface Connected {
  * applying and refuses every write for good (writeFault), instead of writing on top of it.
  */
 export class JetStreamEventLog implements EventLog {
-  private conn: Connected | undefined;
+  private conn: StreamSession | undefined;
   private state: 'new' | 'open' | 'closed' = 'new';
   private closing: Promise<void> | undefined;
   private committedNext = 0;
@@ -92,44 +79,21 @@ export class JetStreamEventLog implements EventLog {
       this.committedNext = info.state.last_seq;
       this.first = Math.max(0, info.state.first_seq - 1);
       this.floor.saw(info.state.first_seq);
-      const verifier = new StreamVerifier({
+      this.conn = await openStreamSession({
+        nc,
         jsm,
-        stream: this.options.stream,
+        options: this.options,
+        layout: this.layout,
         guard: this.guard,
         floor: this.floor,
-        release: (held) => this.apply(held),
-        warn: (m) => this.options.logger?.warn(m),
-      });
-      await verifier.adoptHead(info.state.last_seq);
-      const tail = new StreamTail({
-        from: this.committedNext,
-        js: jetstream(nc, { timeout: this.options.timeoutMs }),
-        stream: this.options.stream,
-        deliver: (records) => verifier.deliver(records),
-        warn: (m) => this.options.logger?.warn(m),
-        reset: (why) => verifier.disrupted(why),
-        openDeadlineMs: this.options.timeoutMs,
-      });
-      await tail.start();
-      const chains = new AppendChains(
-        this.heads,
-        natsChainIo({
-          nc,
-          jsm,
-          options: this.options,
-          layout: this.layout,
-          guard: this.guard,
-          floor: this.floor,
-          // Appends made before close() still go out; a fork or a lost connection stops them.
-          blocked: () => this.guard.fork ?? this.unavailable(),
-          context: () => ({ lost: this.disconnected, committedNext: this.committedNext }),
-          acknowledged: (seq) => this.lag.acknowledged(seq),
-        }),
-      );
-      const watchdog = new TailWatchdog(tail, () => verifier.inspect());
-      this.conn = { nc, jsm, tail, chains, verifier, watchdog, snapshots };
-      nc.subscribe(`$JS.EVENT.ADVISORY.STREAM.LEADER_ELECTED.${this.options.stream}`, {
-        callback: () => verifier.disrupted('stream leader elected'),
+        heads: this.heads,
+        snapshots,
+        lastSeq: info.state.last_seq,
+        apply: (records) => this.apply(records),
+        // Appends made before close() still go out; a fork or a lost connection stops them.
+        blocked: () => this.guard.fork ?? this.unavailable(),
+        context: () => ({ lost: this.disconnected, committedNext: this.committedNext }),
+        acknowledged: (seq) => this.lag.acknowledged(seq),
       });
     } catch (error) {
       await snapshots?.close();
@@ -177,31 +141,11 @@ export class JetStreamEventLog implements EventLog {
     const until = Math.min(options.until ?? this.committedNext, this.committedNext);
     const start = Math.max(from, this.first);
     if (!this.conn || start >= until) return (async function* () {})();
-    return this.soundly(readStream(jetstream(this.conn.nc), this.options.stream, start, until), start);
-  }
-
-  /**
-   * A read (the start-up replay) is held to the tail's rule: a record whose stored precondition did
-   * not hold where the stream put it (checked against the scope's records read before it) ends the
-   * read with the fork, so a node replaying the stream folds exactly what running nodes fold.
-   */
-  private async *soundly(records: AsyncIterable<TailRecord>, start: number): AsyncGenerator<LogRecord> {
-    const seen = new ScopeHeads();
-    let expected = start;
-    for await (const record of records) {
-      if (record.offset !== expected) {
-        // Purged (retention `snapshot`) while this node read them: it must not fold around the hole.
-        throw new LogUnavailableError(
-          `offsets ${expected}..${record.offset - 1} were purged from stream ${this.options.stream} while this ` +
-            'node read them: start it again, it restores a snapshot',
-        );
-      }
-      expected++;
-      if (soundPrefix([record], this.layout, seen, this.guard).length === 0) throw this.guard.fork!;
-      const scope = this.layout.scopeOf(record.subject);
-      if (scope !== undefined) seen.deliver(scope, record.offset + 1);
-      yield record;
-    }
+    return soundRead(readStream(jetstream(this.conn.nc), this.options.stream, start, until), start, {
+      stream: this.options.stream,
+      layout: this.layout,
+      guard: this.guard,
+    });
   }
 
   subscribe(listener: CommitListener): () => void {

@@ -1,3 +1,5 @@
+import { LogRecord } from '../event-log';
+import { LogUnavailableError } from '../log.errors';
 import { ScopeHeads } from './scope-heads';
 import { StreamGuard } from './stream-guard';
 import { TailRecord } from './stream-tail';
@@ -42,4 +44,34 @@ export function soundPrefix(
 export function held(record: Pick<TailRecord, 'expected' | 'floor'>, before: number): boolean {
   if (record.expected === 0 && record.floor !== undefined) return before < record.floor;
   return before === record.expected;
+}
+
+/**
+ * A read (the start-up replay) held to the tail's rule: a record whose stored precondition did not
+ * hold where the stream put it (checked against the scope's records read before it) ends the read
+ * with the fork, so a node replaying the stream folds exactly what running nodes fold; a hole in the
+ * offsets (records purged while this node read them) ends it too, never folded around.
+ */
+export async function* soundRead(
+  records: AsyncIterable<TailRecord>,
+  start: number,
+  context: { readonly stream: string; readonly layout: SubjectLayout; readonly guard: StreamGuard },
+): AsyncGenerator<LogRecord> {
+  const { stream, layout, guard } = context;
+  const seen = new ScopeHeads();
+  let expected = start;
+  for await (const record of records) {
+    if (record.offset !== expected) {
+      // Purged (retention `snapshot`) while this node read them: it must not fold around the hole.
+      throw new LogUnavailableError(
+        `offsets ${expected}..${record.offset - 1} were purged from stream ${stream} while this ` +
+          'node read them: start it again, it restores a snapshot',
+      );
+    }
+    expected++;
+    if (soundPrefix([record], layout, seen, guard).length === 0) throw guard.fork!;
+    const scope = layout.scopeOf(record.subject);
+    if (scope !== undefined) seen.deliver(scope, record.offset + 1);
+    yield record;
+  }
 }
