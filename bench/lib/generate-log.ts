@@ -5,7 +5,7 @@ import { encodeEvent } from '../../src/events/event-codec';
 import { SegmentedEventLog } from '../../src/log/file/segmented-event-log';
 import { unsignedRecordLine } from '../../src/rooms/read-side/stored-record';
 import { EventLog, LogScope } from '../../src/log/event-log';
-import { MAX_BATCH_MESSAGES } from '../../src/log/nats/append-chains';
+import { MAX_BATCH_MESSAGES } from '../../src/log/nats/append-batch';
 import { roomScope } from '../../src/write/log-scopes';
 
 /** Records per append: what one NATS atomic batch holds (the file log takes any number). */

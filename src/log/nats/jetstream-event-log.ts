@@ -1,7 +1,7 @@
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { AppendOptions, AppendResult, CommitListener, EventLog, LogRecord, ReadOptions } from '../event-log';
 import { LogUnavailableError } from '../log.errors';
-import { MAX_BATCH_MESSAGES } from './append-chains';
+import { MAX_BATCH_MESSAGES } from './append-batch';
 import { watchConnection } from './connection-watch';
 import { connectNats } from './nats-connection';
 import { StreamForkedError } from './nats-log.errors';
