@@ -85,11 +85,16 @@ export class SnapshotPublisher {
     );
   }
 
-  /** Keeps the newest CHAT_SNAPSHOTS_KEEP; the log may then drop records below the oldest kept. */
+  /**
+   * Keeps the newest CHAT_SNAPSHOTS_KEEP; once that many exist, the log may drop records below the
+   * oldest kept. Not before: the first snapshot of a stream is taken at the first checkpoint, and
+   * purging below it at once would leave no history for a node that lags (a fault, a slow tail) to
+   * catch up from. With the full set, the stream holds at least KEEP − 1 snapshot intervals.
+   */
   private async prune(store: SnapshotStore): Promise<void> {
     const entries = await store.list();
     for (const old of entries.slice(this.config.snapshotsKeep)) await store.delete(old.name);
-    const oldest = entries.slice(0, this.config.snapshotsKeep).at(-1);
-    if (oldest !== undefined) await this.log.purgeBefore?.(oldest.offset);
+    const kept = entries.slice(0, this.config.snapshotsKeep);
+    if (kept.length === this.config.snapshotsKeep) await this.log.purgeBefore?.(kept[kept.length - 1].offset);
   }
 }
