@@ -1,6 +1,7 @@
 import { JetStreamManager } from '@nats-io/jetstream';
 import { NatsConnection } from '@nats-io/nats-core';
 import { LogConflictError, LogUnavailableError } from '../log.errors';
+import { AckRequests } from './ack-requests';
 import { ChainIo } from './append-chains';
 import { StreamForkedError } from './nats-log.errors';
 import { NatsLogOptions } from './nats-log.options';
@@ -33,6 +34,7 @@ export interface ChainIoParts {
  */
 export function natsChainIo(parts: ChainIoParts): ChainIo {
   const { nc, jsm, options, layout, guard } = parts;
+  const acks = new AckRequests(nc, options.timeoutMs);
   const refreshFloor = async () => parts.floor.saw((await jsm.streams.info(options.stream)).state.first_seq);
   const failure = (error: unknown, expected: ReadonlyMap<string, number | undefined>): Error => {
     if (error instanceof StreamForkedError) return error;
@@ -46,7 +48,7 @@ export function natsChainIo(parts: ChainIoParts): ChainIo {
   };
   return {
     send: async (messages: readonly OutgoingMessage[]) => {
-      const last = await publishBatch(nc, messages, options.timeoutMs);
+      const last = await publishBatch(nc, acks, messages);
       guard.acknowledged(
         last - messages.length + 1,
         messages.map((message) => message.payload),

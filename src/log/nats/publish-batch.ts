@@ -1,4 +1,5 @@
 import { headers, NatsConnection, nuid } from '@nats-io/nats-core';
+import { AckRequests } from './ack-requests';
 
 /** The precondition NATS checks: the scope's (subject's) last record is this sequence, 0 for none. */
 export const EXPECTED_HEADER = 'Nats-Expected-Last-Subject-Sequence';
@@ -41,12 +42,13 @@ interface PubAck {
  * `Nats-Batch-Id` and `Nats-Batch-Sequence` on every message, `Nats-Batch-Commit` on the last, which
  * alone asks for the acknowledgement — so the batch goes out in one socket write and costs one round
  * trip. The server stores all of it at consecutive sequences or none of it; a precondition that fails
- * on any message, or a message it rejects, refuses the whole batch.
+ * on any message, or a message it rejects, refuses the whole batch. The acknowledgement is awaited
+ * through `acks` (bounded by its timeout).
  */
 export async function publishBatch(
   nc: NatsConnection,
+  acks: AckRequests,
   messages: readonly OutgoingMessage[],
-  timeoutMs: number,
 ): Promise<number> {
   // Refused before anything is sent: the client would throw on that message, mid-batch.
   const maxPayload = nc.info?.max_payload ?? Number.POSITIVE_INFINITY;
@@ -62,10 +64,11 @@ export async function publishBatch(
   for (let i = 0; i < last; i++) {
     nc.publish(messages[i].subject, messages[i].payload, { headers: headersOf(messages[i], batch, i) });
   }
-  const reply = await nc.request(messages[last].subject, messages[last].payload, {
-    headers: headersOf(messages[last], batch, last, true),
-    timeout: timeoutMs,
-  });
+  const reply = await acks.request(
+    messages[last].subject,
+    messages[last].payload,
+    headersOf(messages[last], batch, last, true),
+  );
   const ack = reply.json<PubAck>();
   if (ack.error) throw new PublishRefusedError(ack.error.err_code, ack.error.description);
   if (ack.seq === undefined || (batch !== undefined && ack.count !== messages.length)) {
