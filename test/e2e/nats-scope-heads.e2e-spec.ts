@@ -141,6 +141,7 @@ describe('scope heads in checkpoints and snapshots: a restarted or restored node
     await storeUnsoundMessage(stream, 'quiet', 2);
 
     const error = await ServiceProcess.start(plainEnv(root, stream)).catch((e: Error) => e);
+    if (error instanceof ServiceProcess) nodes.push(error); // started after all: stopped by afterAll
     expect(error).toBeInstanceOf(Error);
     expect((error as Error).message).toContain(UNSOUND);
   }, 120_000);

@@ -35,6 +35,7 @@ describe('a stored record whose precondition did not hold where the stream put i
     await expectForkDeclared(node, 'twice', ['message 1', 'message 2']);
 
     const error = await start().catch((e: Error) => e);
+    if (error instanceof ServiceProcess) nodes.push(error); // started after all: stopped by afterAll
     expect(error).toBeInstanceOf(Error);
     expect((error as Error).message).toMatch(/process exited with 1/);
     expect((error as Error).message).toContain(UNSOUND);

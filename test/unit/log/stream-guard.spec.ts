@@ -59,17 +59,23 @@ describe('never fork: what the guard refuses to build on', () => {
     expect(forks).toEqual([]);
   });
 
-  it('given the runner\'s heads end where the batch starts, then a scope only they know (restored from a checkpoint) is checked', () => {
+  it("given the runner's heads end where the batch starts, then a scope only they know (restored from a checkpoint) is checked", () => {
     const { guard, forks } = guarded();
     const applied = new ScopeHeadsFold();
-    applied.restore({ offset: 40, heads: [['r:old', 6], ['r:sound', 19]] });
+    applied.restore({
+      offset: 40,
+      heads: [
+        ['r:old', 6],
+        ['r:sound', 19],
+      ],
+    });
     const delivered = [record(41, 'r:sound', 20), record(42, 'r:old', 0), record(43, 'r:sound', 41)];
     expect(soundPrefix(delivered, new ScopeHeads(), guard, applied).map((r) => r.offset + 1)).toEqual([41]);
     expect(forks[0].message).toContain('its record 42 of r:old was written against record 0');
     expect(forks[0].message).toContain('last record before it is 7');
   });
 
-  it('given the runner\'s heads end elsewhere (still replaying at start-up), then they are not read', () => {
+  it("given the runner's heads end elsewhere (still replaying at start-up), then they are not read", () => {
     const { guard, forks } = guarded();
     const applied = new ScopeHeadsFold();
     applied.restore({ offset: 30, heads: [['r:old', 6]] });
