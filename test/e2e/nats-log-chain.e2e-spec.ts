@@ -1,9 +1,7 @@
-import { DeliverPolicy, jetstream, jetstreamManager } from '@nats-io/jetstream';
-import { connect } from '@nats-io/transport-node';
 import { CheckpointStore } from '../../src/projections/checkpoint-store';
 import { LogChainState } from '../../src/projections/log-chain';
 import { LogChainAudit } from '../../src/tools/verify/log-chain-audit';
-import { deleteStream, NATS_URL, uniqueStreamName } from '../support/nats-stream';
+import { deleteStream, NATS_URL, storedMessages, uniqueStreamName } from '../support/nats-stream';
 import { ServiceProcess } from '../support/service-process';
 import { makeTempDir } from '../support/temp-dir';
 import { until } from '../support/until';
@@ -11,20 +9,7 @@ import { postAll } from '../support/unsound-record';
 
 /** Every record of `stream` as [offset, stored bytes], read raw from NATS. */
 async function streamRecords(stream: string): Promise<Array<[number, Buffer]>> {
-  const nc = await connect({ servers: NATS_URL });
-  try {
-    const last = (await (await jetstreamManager(nc)).streams.info(stream)).state.last_seq;
-    const consumer = await jetstream(nc).consumers.get(stream, { deliver_policy: DeliverPolicy.All });
-    const records: Array<[number, Buffer]> = [];
-    for (let seq = 0; seq < last;) {
-      const message = (await consumer.next({ expires: 5000 }))!;
-      seq = message.seq;
-      records.push([seq - 1, Buffer.from(message.data)]);
-    }
-    return records;
-  } finally {
-    await nc.close();
-  }
+  return (await storedMessages(stream)).map(({ seq, data }) => [seq - 1, data]);
 }
 
 /**

@@ -1,9 +1,15 @@
-import { DeliverPolicy, jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { Objm } from '@nats-io/obj';
 import { connect } from '@nats-io/transport-node';
 import { CheckpointStore } from '../../src/projections/checkpoint-store';
 import { ScopeHeadsState } from '../../src/projections/scope-heads-fold';
-import { deleteStream, NATS_URL, snapshottingNodeEnv, uniqueStreamName } from '../support/nats-stream';
+import {
+  deleteStream,
+  NATS_URL,
+  snapshottingNodeEnv,
+  storedMessages,
+  streamLastSeq,
+  uniqueStreamName,
+} from '../support/nats-stream';
 import { ServiceProcess } from '../support/service-process';
 import { makeTempDir } from '../support/temp-dir';
 import { until } from '../support/until';
@@ -11,29 +17,8 @@ import { expectForkDeclared, postAll, storeUnsoundMessage, UNSOUND } from '../su
 
 /** Every record of `stream` as [sequence, scope id] (the subject's last token), read raw from NATS. */
 async function streamScopes(stream: string): Promise<Array<[number, string]>> {
-  const nc = await connect({ servers: NATS_URL });
-  try {
-    const last = (await (await jetstreamManager(nc)).streams.info(stream)).state.last_seq;
-    const consumer = await jetstream(nc).consumers.get(stream, { deliver_policy: DeliverPolicy.All });
-    const scopes: Array<[number, string]> = [];
-    for (let seq = 0; seq < last;) {
-      const message = (await consumer.next({ expires: 5000 }))!;
-      seq = message.seq;
-      scopes.push([seq, message.subject.slice(`chat.${stream}.v2.`.length)]);
-    }
-    return scopes;
-  } finally {
-    await nc.close();
-  }
-}
-
-async function lastSeq(stream: string): Promise<number> {
-  const nc = await connect({ servers: NATS_URL });
-  try {
-    return (await (await jetstreamManager(nc)).streams.info(stream)).state.last_seq;
-  } finally {
-    await nc.close();
-  }
+  const prefix = `chat.${stream}.v2.`;
+  return (await storedMessages(stream)).map(({ seq, subject }) => [seq, subject.slice(prefix.length)]);
 }
 
 /** The offsets of the shared snapshots of `stream`. */
@@ -49,13 +34,10 @@ async function snapshotOffsets(stream: string): Promise<number[]> {
 
 describe('scope heads in checkpoints and snapshots: a restarted or restored node checks what a full replay checks', () => {
   const streams: string[] = [];
-  const dirs: Array<{ path: string; remove(): void }> = [];
+  const dirs = Array.from({ length: 5 }, () => makeTempDir('nats-heads'));
+  let used = 0;
+  const dir = () => dirs[used++].path;
   const nodes: ServiceProcess[] = [];
-  const dir = () => {
-    const made = makeTempDir('nats-heads');
-    dirs.push(made);
-    return made.path;
-  };
   const newStream = () => {
     const name = uniqueStreamName('heads');
     streams.push(name);
@@ -78,6 +60,19 @@ describe('scope heads in checkpoints and snapshots: a restarted or restored node
     CHAT_SNAPSHOT_SECONDS: '0', // its own checkpoints only: what these tests restart from
     ...extra,
   });
+
+  /** A node writes a room (and another after it), then stops: its final checkpoint is at the head. */
+  const quietRoomThenStop = async () => {
+    const stream = newStream();
+    const root = dir();
+    const first = await start(plainEnv(root, stream));
+    await postAll(first, 'quiet', ['message 1', 'message 2']);
+    await postAll(first, 'busy', ['other 1']);
+    const head = await streamLastSeq(stream);
+    await stop(first);
+    expect(new CheckpointStore(root).offsets()[0]).toBe(head);
+    return { stream, root, head };
+  };
 
   afterAll(async () => {
     await Promise.all(nodes.map((node) => node.stop()));
@@ -117,14 +112,7 @@ describe('scope heads in checkpoints and snapshots: a restarted or restored node
   }, 180_000);
 
   it('a node restarted from its own checkpoint declares a fork at an unsound record of a scope last written before it', async () => {
-    const stream = newStream();
-    const root = dir();
-    const first = await start(plainEnv(root, stream));
-    await postAll(first, 'quiet', ['message 1', 'message 2']);
-    await postAll(first, 'busy', ['other 1']);
-    const head = await lastSeq(stream);
-    await stop(first);
-    expect(new CheckpointStore(root).offsets()[0]).toBe(head);
+    const { stream, root, head } = await quietRoomThenStop();
 
     const again = await start(plainEnv(root, stream));
     expect(again.startupOutput).toContain(`"replay":{"checkpoint":${head},"replayed":0}`);
@@ -133,11 +121,7 @@ describe('scope heads in checkpoints and snapshots: a restarted or restored node
   }, 120_000);
 
   it('a node restarted from its own checkpoint refuses to start when the unsound record came while it was down', async () => {
-    const stream = newStream();
-    const root = dir();
-    const first = await start(plainEnv(root, stream));
-    await postAll(first, 'quiet', ['message 1', 'message 2']);
-    await stop(first);
+    const { stream, root } = await quietRoomThenStop();
     await storeUnsoundMessage(stream, 'quiet', 2);
 
     const error = await ServiceProcess.start(plainEnv(root, stream)).catch((e: Error) => e);
@@ -150,7 +134,7 @@ describe('scope heads in checkpoints and snapshots: a restarted or restored node
     const stream = newStream();
     const a = await start(snapshottingNodeEnv(dir(), stream));
     await postAll(a, 'quiet', ['message 1', 'message 2']);
-    const quietHead = await lastSeq(stream);
+    const quietHead = await streamLastSeq(stream);
     await postAll(
       a,
       'busy',
