@@ -39,5 +39,5 @@ describe('a stored record whose precondition did not hold where the stream put i
     expect(error).toBeInstanceOf(Error);
     expect((error as Error).message).toMatch(/process exited with 1/);
     expect((error as Error).message).toContain(UNSOUND);
-  }, 180_000);
+  }, 300_000);
 });
