@@ -25,6 +25,23 @@ export interface LogRecord {
    * split it. Set by the file log (FORMAT.md, Batches); absent elsewhere and in logs written before it.
    */
   readonly continues?: boolean;
+  /**
+   * The scope the record was stored under (a shared log: its subject's scope id, see LogScope);
+   * absent on a log only this process writes, which keeps no scopes.
+   */
+  readonly scope?: string;
+}
+
+/**
+ * The last record of each scope among the records below `next`, as the projection runner applied
+ * them: restored from the checkpoint (or shared snapshot) it started from and folded with every record
+ * it applied since (ScopeHeadsFold). A shared log checks each record's stored precondition against it.
+ */
+export interface AppliedScopeHeads {
+  /** Every record below this offset is folded in, none at or above it. */
+  readonly next: number;
+  /** Offset of the last record of `scope` below `next`; undefined when none is known. */
+  lastOffset(scope: string): number | undefined;
 }
 
 export interface AppendResult {
@@ -131,6 +148,13 @@ export interface EventLog {
    * stream); absent or undefined: this log has none, every node keeps its own checkpoints.
    */
   snapshotStore?(): SnapshotStore | undefined;
+  /**
+   * A log that checks each stored record's precondition (nats) reads a scope's previous record from
+   * the runner's heads, so a node restarted from a checkpoint or restored from a snapshot checks a
+   * scope's first record after that offset as a node that replayed the whole log does. Absent: the
+   * log checks nothing of the kind.
+   */
+  useAppliedScopeHeads?(heads: AppliedScopeHeads): void;
   /**
    * Drops the records below `offset` when this log's retention lets snapshots bound it (nats:
    * CHAT_NATS_RETENTION=snapshot; `offset` is the oldest kept shared snapshot's). A no-op otherwise.

@@ -12,7 +12,9 @@
  * element; any other snapshot is one `value` line with a null field. Reading reassembles the same
  * JavaScript values, so projections keep plain `snapshot()` / `restore()` methods. Among them,
  * `logChain` (issue 29) is the whole log's hash chain at `offset` with the service key's signature
- * (log-chain.ts; docs/operations.md, "The log chain"); checkpoints without it still load.
+ * (log-chain.ts; docs/operations.md, "The log chain"); checkpoints without it still load. And
+ * `scopeHeads` is every scope's last record below `offset` (scope-heads-fold.ts: `offset`, then one
+ * `[scope, offset of its last record]` item per scope); checkpoints without it load knowing none.
  */
 export interface CheckpointHeader {
   readonly version: 2;

@@ -116,6 +116,10 @@ export class CheckpointService {
       for (const [file, length] of projection.referencedFiles?.() ?? []) files[file] = length;
     }
     projections[this.runner.logChain.name] = this.signedLogChain();
+    // Exactly the heads of the records below `offset`: the runner folds them in the same synchronous
+    // step as it applies each record and moves nextOffset, and this capture is synchronous with the
+    // read models' above, so no record can be applied between `offset` and them (ScopeHeadsFold).
+    projections[this.runner.scopeHeads.name] = this.runner.scopeHeads.snapshot();
     await this.log.sync(); // under interval/none the checkpoint must never be ahead of the durable log
     await this.files.syncDirty();
     const createdAt = formatTimestamp(this.clock.nowMicros());

@@ -10,6 +10,7 @@ import { DomainError } from '../common/domain-error';
 import { StorageFullError, storageFullCause } from '../storage/storage-full.error';
 import { ProjectionFailedError } from './projection-failed.error';
 import { LogChain } from './log-chain';
+import { ScopeHeadsFold } from './scope-heads-fold';
 
 interface AppliedWaiter {
   readonly offset: number;
@@ -40,19 +41,24 @@ export class ProjectionRunner {
   private replay: { readonly fromOffset: number; readonly replayed: number } | null = null;
   /** The whole log's hash chain (issue 29), folded here: only the runner sees each record's stored bytes. */
   readonly logChain = new LogChain();
+  /** Every scope's last applied record, folded here for the same reason; a shared log checks against it. */
+  readonly scopeHeads = new ScopeHeadsFold();
 
   constructor(
     @Inject(EVENT_LOG) private readonly log: EventLog,
     @Inject(PROJECTIONS) private readonly projections: Projection[],
     private readonly notifier: ChangeNotifier,
     private readonly recovery: CheckpointRecovery,
-  ) {}
+  ) {
+    log.useAppliedScopeHeads?.(this.scopeHeads);
+  }
 
   /** Restores the newest checkpoint, replays the log after it, then follows new commits. */
   async start(): Promise<{ fromOffset: number; replayed: number }> {
-    const fromOffset = await this.recovery.restore([...this.projections, this.logChain]);
+    const fromOffset = await this.recovery.restore([...this.projections, this.logChain, this.scopeHeads]);
     this.next = fromOffset;
     if (this.logChain.snapshot().offset !== fromOffset) await this.rebuildLogChain(fromOffset);
+    if (this.scopeHeads.next !== fromOffset) this.startScopeHeadsAt(fromOffset);
     let replayed = 0;
     // Subscribed before replaying, ignored until caught up: with a shared log (the nats backend)
     // other nodes commit while this one replays, and those records must not fall between the two.
@@ -85,11 +91,29 @@ export class ProjectionRunner {
    */
   private async rebuildLogChain(fromOffset: number): Promise<void> {
     if (this.log.firstOffset() !== 0) return this.logChain.startAt(fromOffset);
+    // Such a checkpoint has no scope heads either: this one read rebuilds them too.
+    const heads = this.scopeHeads.next !== fromOffset;
+    if (heads) this.scopeHeads.startAt(0);
     for await (const record of this.log.read(0)) {
       if (record.offset >= fromOffset) break;
       this.logChain.fold(record.offset, record.payload);
+      if (heads) this.scopeHeads.fold(record);
     }
     if (this.logChain.snapshot().offset !== fromOffset) this.logChain.startAt(fromOffset);
+  }
+
+  /**
+   * The checkpoint predates scope heads (and its log chain needed no rebuild): replay starts knowing
+   * none, so a shared log cannot check the first record of each scope after `fromOffset` (docs/scaling.md).
+   * The next checkpoint carries the heads of every scope written since.
+   */
+  private startScopeHeadsAt(fromOffset: number): void {
+    this.scopeHeads.startAt(fromOffset);
+    if (this.log.useAppliedScopeHeads === undefined) return; // a log that checks no preconditions
+    this.logger.warn(
+      `checkpoint at offset ${fromOffset} carries no scope heads (written by an earlier version): ` +
+        "each scope's first record after it is applied unchecked; the next checkpoint carries them",
+    );
   }
 
   /** What the start-up replay did (the start-up log line reports it); null before start. */
@@ -174,6 +198,7 @@ export class ProjectionRunner {
       return null;
     }
     this.logChain.fold(record.offset, record.payload);
+    this.scopeHeads.fold(record);
     this.next = record.offset + 1;
     this.applied++;
     return 'room' in event ? event.room : null;

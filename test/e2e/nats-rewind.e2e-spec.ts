@@ -2,6 +2,7 @@ import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { cpSync, rmSync } from 'node:fs';
 import { freeLoopbackPort, NatsServerProcess } from '../support/nats-server-process';
+import { streamLastSeq } from '../support/nats-stream';
 import { ServiceProcess } from '../support/service-process';
 import { makeTempDir } from '../support/temp-dir';
 
@@ -26,14 +27,7 @@ async function postEventually(node: ServiceProcess, text: string): Promise<void>
   }
 }
 
-async function lastSeq(url: string): Promise<number> {
-  const nc = await connect({ servers: url });
-  try {
-    return (await (await jetstreamManager(nc)).streams.info(STREAM)).state.last_seq;
-  } finally {
-    await nc.close();
-  }
-}
+const lastSeq = (url: string): Promise<number> => streamLastSeq(STREAM, [url]);
 
 /**
  * Waits until `node` answers writes 503 naming the fork, and returns that body. A stream that went

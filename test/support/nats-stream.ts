@@ -1,4 +1,4 @@
-import { jetstreamManager } from '@nats-io/jetstream';
+import { DeliverPolicy, jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { randomBytes } from 'node:crypto';
 import { NatsLogOptions } from '../../src/log/nats/nats-log.options';
@@ -56,4 +56,37 @@ export function snapshottingNodeEnv(root: string, stream: string): Record<string
     CHAT_NATS_RETENTION: 'snapshot',
     CHAT_LOG_LEVEL: 'debug',
   };
+}
+
+/** The stream's last sequence (0: empty). */
+export async function streamLastSeq(
+  stream: string,
+  servers: readonly string[] = [NATS_URL],
+): Promise<number> {
+  const nc = await connect({ servers: [...servers] });
+  try {
+    return (await (await jetstreamManager(nc)).streams.info(stream)).state.last_seq;
+  } finally {
+    await nc.close();
+  }
+}
+
+/** Every record the stream holds, read raw from NATS: its sequence, subject and stored bytes. */
+export async function storedMessages(
+  stream: string,
+): Promise<Array<{ readonly seq: number; readonly subject: string; readonly data: Buffer }>> {
+  const nc = await connect({ servers: NATS_URL });
+  try {
+    const last = (await (await jetstreamManager(nc)).streams.info(stream)).state.last_seq;
+    const consumer = await jetstream(nc).consumers.get(stream, { deliver_policy: DeliverPolicy.All });
+    const messages: Array<{ seq: number; subject: string; data: Buffer }> = [];
+    for (let seq = 0; seq < last;) {
+      const message = (await consumer.next({ expires: 5000 }))!;
+      seq = message.seq;
+      messages.push({ seq, subject: message.subject, data: Buffer.from(message.data) });
+    }
+    return messages;
+  } finally {
+    await nc.close();
+  }
 }

@@ -1,8 +1,15 @@
 import { AppendResult } from '../event-log';
+import { LogUnavailableError } from '../log.errors';
 
 /** A NATS atomic batch holds at most 1,000 messages (ADR-50); bytes are capped well below memory. */
 export const MAX_BATCH_MESSAGES = 1000;
 const MAX_BATCH_BYTES = 8 * 1024 * 1024;
+
+/** Why one append of `records` records cannot be sent (more than one batch holds), if it cannot. */
+export function tooManyRecords(records: number): LogUnavailableError | undefined {
+  if (records <= MAX_BATCH_MESSAGES) return undefined;
+  return new LogUnavailableError(`${records} records in one write; a NATS batch holds ${MAX_BATCH_MESSAGES}`);
+}
 
 /** One `append` call: its records, where they go, and what its decision read. */
 export interface QueuedAppend {

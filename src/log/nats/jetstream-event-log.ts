@@ -1,7 +1,15 @@
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
-import { AppendOptions, AppendResult, CommitListener, EventLog, LogRecord, ReadOptions } from '../event-log';
+import {
+  AppendOptions,
+  AppendResult,
+  AppliedScopeHeads,
+  CommitListener,
+  EventLog,
+  LogRecord,
+  ReadOptions,
+} from '../event-log';
 import { LogUnavailableError } from '../log.errors';
-import { MAX_BATCH_MESSAGES } from './append-batch';
+import { tooManyRecords } from './append-batch';
 import { watchConnection } from './connection-watch';
 import { connectNats } from './nats-connection';
 import { StreamForkedError } from './nats-log.errors';
@@ -49,6 +57,8 @@ export class JetStreamEventLog implements EventLog {
   private unsupported: LogUnavailableError | undefined;
   private readonly layout: SubjectLayout;
   private readonly heads = new ScopeHeads();
+  /** The runner's heads (what the read models applied): preconditions are checked against them. */
+  private applied: AppliedScopeHeads | undefined;
   private readonly floor = new StreamFloor();
   private readonly guard: StreamGuard;
   private readonly listeners = new Set<CommitListener>();
@@ -117,7 +127,7 @@ export class JetStreamEventLog implements EventLog {
   }
 
   append(payloads: readonly Buffer[], options: AppendOptions = {}): Promise<AppendResult> {
-    const refused = this.refusal() ?? this.tooLarge(payloads.length);
+    const refused = this.refusal() ?? tooManyRecords(payloads.length);
     if (refused) {
       options.onFailed?.();
       return Promise.reject(refused);
@@ -141,11 +151,15 @@ export class JetStreamEventLog implements EventLog {
     const until = Math.min(options.until ?? this.committedNext, this.committedNext);
     const start = Math.max(from, this.first);
     if (!this.conn || start >= until) return (async function* () {})();
-    return soundRead(readStream(jetstream(this.conn.nc), this.options.stream, start, until), start, {
+    return soundRead(readStream(jetstream(this.conn.nc), this.layout, start, until), start, {
       stream: this.options.stream,
-      layout: this.layout,
       guard: this.guard,
+      applied: this.applied,
     });
+  }
+
+  useAppliedScopeHeads(heads: AppliedScopeHeads): void {
+    this.applied = heads;
   }
 
   subscribe(listener: CommitListener): () => void {
@@ -233,13 +247,6 @@ export class JetStreamEventLog implements EventLog {
     return this.guard.fork ?? this.unavailable();
   }
 
-  private tooLarge(records: number): Error | undefined {
-    if (records <= MAX_BATCH_MESSAGES) return undefined;
-    return new LogUnavailableError(
-      `${records} records in one write; a NATS batch holds ${MAX_BATCH_MESSAGES}`,
-    );
-  }
-
   /** The tail delivered records (any node's) and the verifier let them through: apply them. */
   private apply(delivered: readonly TailRecord[]): void {
     if (this.guard.fork) return;
@@ -248,13 +255,12 @@ export class JetStreamEventLog implements EventLog {
       this.guard.missed(this.committedNext + 1, first);
       return;
     }
-    const records = soundPrefix(delivered, this.layout, this.heads, this.guard);
+    const records = soundPrefix(delivered, this.heads, this.guard, this.applied);
     if (records.length === 0) return;
     this.committedNext = records[records.length - 1].offset + 1;
     for (const record of records) {
       const seq = record.offset + 1;
-      const scope = this.layout.scopeOf(record.subject);
-      if (scope !== undefined) this.heads.deliver(scope, seq);
+      if (record.scope !== undefined) this.heads.deliver(record.scope, seq);
       this.guard.applied({ seq, subject: record.subject, crc: checksum(record.payload) });
     }
     this.lag.delivered(this.committedNext);

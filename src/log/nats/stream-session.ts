@@ -50,6 +50,7 @@ export async function openStreamSession(parts: SessionParts): Promise<StreamSess
     from: parts.lastSeq,
     js: jetstream(nc, { timeout: options.timeoutMs }),
     stream: options.stream,
+    layout: parts.layout,
     deliver: (records) => verifier.deliver(records),
     warn,
     reset: (why) => verifier.disrupted(why),

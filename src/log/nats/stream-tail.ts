@@ -1,5 +1,6 @@
 import { ConsumerMessages, DeliverPolicy, JetStreamClient, JsMsg } from '@nats-io/jetstream';
 import { offsetOf, seqOf, StreamRecord, streamRecordOf } from './stream-reader';
+import { SubjectLayout } from './subjects';
 
 /**
  * Pull requests of up to 1,000 records, topped up once 500 are outstanding: the library's default
@@ -19,6 +20,8 @@ export interface TailOptions {
   readonly from: number;
   readonly js: JetStreamClient;
   readonly stream: string;
+  /** Where each record's scope is read from its subject. */
+  readonly layout: SubjectLayout;
   /** Receives every record in stream order, batched per turn of the event loop. */
   readonly deliver: (records: readonly TailRecord[]) => void;
   readonly warn: (message: string) => void;
@@ -194,7 +197,7 @@ export class StreamTail {
     const offset = offsetOf(message.seq);
     if (offset < this.next) return;
     this.next = offset + 1;
-    this.batch.push(streamRecordOf(message));
+    this.batch.push(streamRecordOf(message, this.options.layout));
     if (this.scheduled) return;
     this.scheduled = true;
     setImmediate(() => {

@@ -2,6 +2,7 @@ import { DeliveryLag } from '../../../src/log/nats/delivery-lag';
 import { StreamForkedError } from '../../../src/log/nats/nats-log.errors';
 import { ScopeHeads } from '../../../src/log/nats/scope-heads';
 import { soundPrefix } from '../../../src/log/nats/sound-prefix';
+import { ScopeHeadsFold } from '../../../src/projections/scope-heads-fold';
 import { checksum, StreamGuard } from '../../../src/log/nats/stream-guard';
 import { TailRecord } from '../../../src/log/nats/stream-tail';
 import { SubjectLayout } from '../../../src/log/nats/subjects';
@@ -10,6 +11,7 @@ const layout = new SubjectLayout('s');
 const record = (seq: number, scope: string, expected?: number, floor?: number): TailRecord => ({
   offset: seq - 1,
   subject: layout.subject(scope),
+  scope,
   payload: Buffer.from(`record ${seq}`),
   expected,
   floor,
@@ -26,7 +28,7 @@ describe('never fork: what the guard refuses to build on', () => {
     const heads = new ScopeHeads();
     heads.deliver('r:a', 10);
     const delivered = [record(11, 'r:a', 10), record(12, 'r:b', 0), record(13, 'r:a', 10), record(14, 'r:b')];
-    expect(soundPrefix(delivered, layout, heads, guard).map((r) => r.offset + 1)).toEqual([11, 12]);
+    expect(soundPrefix(delivered, heads, guard).map((r) => r.offset + 1)).toEqual([11, 12]);
     expect(forks).toHaveLength(1);
     expect(forks[0].message).toContain('its record 13 of r:a was written against record 10, but that scope');
   });
@@ -37,7 +39,7 @@ describe('never fork: what the guard refuses to build on', () => {
     heads.deliver('r:purged', 7);
     heads.deliver('r:kept', 30);
     const delivered = [record(41, 'r:purged', 0, 20), record(42, 'r:purged'), record(43, 'r:kept', 0, 30)];
-    expect(soundPrefix(delivered, layout, heads, guard).map((r) => r.offset + 1)).toEqual([41, 42]);
+    expect(soundPrefix(delivered, heads, guard).map((r) => r.offset + 1)).toEqual([41, 42]);
     expect(forks[0].message).toContain(
       "its record 43 of r:kept was written against no record from 30 on (its writer's first sequence), but that scope's last record before it is 30",
     );
@@ -47,13 +49,37 @@ describe('never fork: what the guard refuses to build on', () => {
     const { guard, forks } = guarded();
     const heads = new ScopeHeads();
     heads.deliver('r:a', 7);
-    expect(soundPrefix([record(41, 'r:a', 0)], layout, heads, guard)).toEqual([]);
+    expect(soundPrefix([record(41, 'r:a', 0)], heads, guard)).toEqual([]);
     expect(forks[0].message).toContain('its record 41 of r:a was written against record 0');
   });
 
   it('given a scope this node does not know, then its precondition cannot be checked and the record is applied', () => {
     const { guard, forks } = guarded();
-    expect(soundPrefix([record(5, 'n:x:y', 3)], layout, new ScopeHeads(), guard)).toHaveLength(1);
+    expect(soundPrefix([record(5, 'n:x:y', 3)], new ScopeHeads(), guard)).toHaveLength(1);
+    expect(forks).toEqual([]);
+  });
+
+  it("given the runner's heads end where the batch starts, then a scope only they know (restored from a checkpoint) is checked", () => {
+    const { guard, forks } = guarded();
+    const applied = new ScopeHeadsFold();
+    applied.restore({
+      offset: 40,
+      heads: [
+        ['r:old', 6],
+        ['r:sound', 19],
+      ],
+    });
+    const delivered = [record(41, 'r:sound', 20), record(42, 'r:old', 0), record(43, 'r:sound', 41)];
+    expect(soundPrefix(delivered, new ScopeHeads(), guard, applied).map((r) => r.offset + 1)).toEqual([41]);
+    expect(forks[0].message).toContain('its record 42 of r:old was written against record 0');
+    expect(forks[0].message).toContain('last record before it is 7');
+  });
+
+  it("given the runner's heads end elsewhere (still replaying at start-up), then they are not read", () => {
+    const { guard, forks } = guarded();
+    const applied = new ScopeHeadsFold();
+    applied.restore({ offset: 30, heads: [['r:old', 6]] });
+    expect(soundPrefix([record(41, 'r:old', 0)], new ScopeHeads(), guard, applied)).toHaveLength(1);
     expect(forks).toEqual([]);
   });
 
