@@ -46,8 +46,9 @@ async function main(): Promise<void> {
   const nats = await startSuiteNats();
   let nc: NatsConnection | undefined;
   try {
-    nc = await connect({ servers: [nats.url], noAsyncTraces: true });
-    const jsm = await jetstreamManager(nc);
+    const client = await connect({ servers: [nats.url], noAsyncTraces: true });
+    nc = client;
+    const jsm = await jetstreamManager(client);
     await jsm.streams.add({
       name: 'ackbench',
       subjects: ['ackbench.>'],
@@ -55,7 +56,6 @@ async function main(): Promise<void> {
       retention: RetentionPolicy.Limits,
       max_msgs: 100_000,
     });
-    const client = nc;
     const acks = new AckRequests(client, TIMEOUT_MS);
     const sends: Record<string, Send> = {
       'client request': (subject) =>

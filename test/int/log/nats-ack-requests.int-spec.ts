@@ -28,7 +28,9 @@ describe('AckRequests: replies on one subscription, timeouts on one timer (a rea
 
   it('given responders that answer, each request gets its own reply, whatever the order', async () => {
     const echo = subject('echo');
-    nc.subscribe(echo, { callback: (_, msg) => setTimeout(() => msg.respond(msg.data), 50 - msg.data[0]) });
+    nc.subscribe(echo, {
+      callback: (_, msg) => void setTimeout(() => msg.respond(msg.data), 50 - msg.data[0]),
+    });
     await nc.flush();
     const acks = new AckRequests(nc, TIMEOUT_MS);
     const replies = await Promise.all(
