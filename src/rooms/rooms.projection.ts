@@ -12,6 +12,7 @@ import { RecordDeque } from './ring/record-deque';
 import { RingFileStore } from './ring/ring-file-store';
 import { TailCache } from './ring/tail-cache';
 import { unreachable } from '../common/unreachable';
+import { ChainMarks } from './chain/chain-marks';
 import { chainNext, chainOver, chainStart, legacyAnchor } from './chain/room-chain';
 
 interface RoomsSnapshot {
@@ -37,6 +38,7 @@ export class RoomsProjection implements Projection {
   private readonly compactor: RingCompactor;
   /** CHAT_ROOM_CHAIN: off only to measure what the chain costs (chains then stay ''). */
   private readonly chained: boolean;
+  private readonly marks: ChainMarks;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -45,6 +47,7 @@ export class RoomsProjection implements Projection {
   ) {
     this.compactor = new RingCompactor(files, config.ephemeralTtlSeconds);
     this.chained = config.roomChain === 'on';
+    this.marks = new ChainMarks(config.ringBytes);
   }
 
   apply(event: ChatEvent): void {
@@ -120,6 +123,7 @@ export class RoomsProjection implements Projection {
   restore(state: unknown): void {
     this.metas.clear();
     this.nonces.clear();
+    this.marks.clear();
     const snapshot = state as RoomsSnapshot;
     for (const [room, entries] of snapshot.nonces) this.nonces.set(room, NonceIndex.from(entries));
     this.live = 0;
@@ -152,6 +156,7 @@ export class RoomsProjection implements Projection {
     meta.lastWriteAt = event.at;
     meta.anchor = meta.chain = this.chained ? chainStart(event.room, event.generation) : '';
     this.nonces.delete(event.room);
+    this.marks.forget(event.room);
     this.files.delete(meta.file); // a leftover from a crash before any checkpoint named it
     this.live++;
     // No tail yet: tails are for rooms being read (tail() loads one on demand), so a replay or a
@@ -178,7 +183,10 @@ export class RoomsProjection implements Projection {
     this.liveBytes += data.length;
     meta.records++;
     meta.head = event.seq;
-    if (this.chained) meta.chain = chainNext(meta.chain, data);
+    if (this.chained) {
+      meta.chain = chainNext(meta.chain, data);
+      this.marks.remember(event.room, meta.bytes, meta.chain);
+    }
     if (meta.firstSeq === 0) meta.firstSeq = event.seq;
     meta.lastWriteAt = event.at;
     if (tail !== undefined && record !== null) this.tails.adjust(event.room, tail.push(record));
@@ -198,6 +206,7 @@ export class RoomsProjection implements Projection {
     meta.firstSeq = 0;
     meta.anchor = meta.chain = '';
     this.nonces.delete(event.room);
+    this.marks.forget(event.room);
     this.tails.drop(event.room);
   }
 
@@ -211,10 +220,7 @@ export class RoomsProjection implements Projection {
   private compact(meta: RoomMeta, atMicros: number): void {
     const result = this.compactor.compact(meta, Math.floor(this.ringLimit() / 2), atMicros);
     this.liveBytes += result.bytes - meta.bytes;
-    // The kept lines are the old file's last result.bytes: the anchor moves over the dropped ones.
-    if (this.chained) {
-      meta.anchor = chainOver(meta.anchor, this.files.readRange(meta.file, 0, meta.bytes - result.bytes));
-    }
+    if (this.chained) meta.anchor = this.movedAnchor(meta, meta.bytes - result.bytes);
     meta.file = result.file;
     meta.epoch = result.epoch;
     meta.bytes = result.bytes;
@@ -222,6 +228,16 @@ export class RoomsProjection implements Projection {
     meta.firstSeq = result.firstSeq;
     const tail = this.tails.peek(meta.name);
     if (tail !== undefined) this.tails.adjust(meta.name, -tail.dropBefore(result.firstSeq));
+  }
+
+  /**
+   * The kept lines are the old file's bytes from `dropped` on: the anchor moves over the dropped ones,
+   * from the newest chain value remembered at or before `dropped` (ChainMarks), else from the old anchor.
+   */
+  private movedAnchor(meta: RoomMeta, dropped: number): string {
+    const from = this.marks.cut(meta.name, dropped) ?? { at: 0, chain: meta.anchor };
+    if (from.at === dropped) return from.chain;
+    return chainOver(from.chain, this.files.readRange(meta.file, from.at, dropped));
   }
 
   /**

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { loadConfig } from '../../../src/config/load-config';
 import { ChatEvent, RoomEvent } from '../../../src/events/chat-event';
 import { decodeEvent, encodeEvent } from '../../../src/events/event-codec';
@@ -27,15 +28,25 @@ const appended = (room: string, seq: number, text: string, nonce?: string): Room
 });
 const reaped = (room: string, lastSeq: number): RoomEvent => ({ type: 'room.reaped', room, lastSeq, at: AT });
 
+/** The chain definition written out independently of src/rooms/chain (a copy would prove nothing). */
+const sha256 = (...parts: Buffer[]): string => {
+  const hash = createHash('sha256');
+  for (const part of parts) hash.update(part);
+  return hash.digest('hex');
+};
+const h0 = (room: string): string => sha256(Buffer.from(`agent-chat room chain v1\n${room}\n1\n`));
+const chainFold = (anchor: string, lines: readonly Buffer[]): string =>
+  lines.reduce((hash, line) => sha256(Buffer.from(hash, 'hex'), line), anchor);
+
 describe('RoomsProjection (given events from the memory log)', () => {
   const dirs: { remove(): void }[] = [];
   afterAll(() => dirs.forEach((dir) => dir.remove()));
 
-  function projection(): RoomsProjection {
+  function projection(env: Record<string, string> = {}): RoomsProjection {
     const dir = makeTempDir('rooms-projection');
     dirs.push(dir);
     return new RoomsProjection(
-      loadConfig({ CHAT_ROOT: dir.path }),
+      loadConfig({ CHAT_ROOT: dir.path, ...env }),
       new RingFileStore(dir.path),
       new TailCache(1 << 20),
     );
@@ -122,5 +133,32 @@ describe('RoomsProjection (given events from the memory log)', () => {
     const restored = projection();
     restored.restore(JSON.parse(JSON.stringify(folded.snapshot())));
     expect(restored.snapshot()).toEqual(folded.snapshot());
+  });
+
+  it('moves the chain anchor over compacted lines: the fold over every dropped line, with marks and after a restore without them', () => {
+    // A 4 KiB ring: a chain mark every 102 bytes, a compaction every ~2 KiB appended.
+    const marked = projection({ CHAT_RING_BYTES: '4096' });
+    const restored = projection({ CHAT_RING_BYTES: '4096' });
+    marked.apply(created('r', 1));
+    restored.apply(created('r', 1));
+    const lines: Buffer[] = [];
+    let compactions = 0;
+    for (let seq = 1; seq <= 600; seq++) {
+      // Lengths vary so that cuts fall both on marks and between them.
+      const event = appended('r', seq, 'x'.repeat((seq * 37) % 150));
+      const epoch = marked.meta('r')!.epoch;
+      marked.apply(event);
+      restored.apply(event);
+      if (seq === 300) restored.restore(JSON.parse(JSON.stringify(restored.snapshot()))); // marks gone
+      lines.push(Buffer.from(`${(event as { record: string }).record}\n`));
+      const meta = marked.meta('r')!;
+      if (meta.epoch === epoch) continue;
+      compactions++;
+      const kept = lines.length - meta.records;
+      expect(meta.anchor).toBe(chainFold(h0('r'), lines.slice(0, kept)));
+      expect(meta.chain).toBe(chainFold(h0('r'), lines));
+      expect(restored.meta('r')).toEqual(meta);
+    }
+    expect(compactions).toBeGreaterThan(20);
   });
 });
