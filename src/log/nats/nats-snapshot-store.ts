@@ -1,6 +1,7 @@
 import { NatsConnection } from '@nats-io/nats-core';
 import { jetstream, StorageType } from '@nats-io/jetstream';
-import { ObjectStore, Objm, setSha256Backend } from '@nats-io/obj';
+import { ObjectStore, Objm } from '@nats-io/obj';
+import { useNodeSha256 } from './object-store-digest';
 import { connectNats } from './nats-connection';
 import { NatsLogOptions } from './nats-log.options';
 import { newestFirst, SnapshotEntry, SnapshotStore, snapshotName, snapshotOffset } from '../snapshot-store';
@@ -30,9 +31,7 @@ export class NatsSnapshotStore implements SnapshotStore {
   }
 
   static async open(options: NatsLogOptions): Promise<NatsSnapshotStore> {
-    // The client hashes every object it puts and gets; its default is a pure-JS SHA-256 (made for
-    // browsers), ~1 s per 40 MB on this machine, on the event loop. Node's own is the same digest.
-    setSha256Backend('native');
+    useNodeSha256();
     const bucket = snapshotBucket(options.stream);
     const nc = await connectNats(options);
     try {
