@@ -1,8 +1,6 @@
 import { NatsConnection } from '@nats-io/nats-core';
-import { jetstream, StorageType } from '@nats-io/jetstream';
-import { ObjectStore, Objm } from '@nats-io/obj';
-import { useNodeSha256 } from './object-store-digest';
-import { connectNats } from './nats-connection';
+import { ObjectStore } from '@nats-io/obj';
+import { connectBucket } from './object-store-connection';
 import { NatsLogOptions } from './nats-log.options';
 import { newestFirst, SnapshotEntry, SnapshotStore, snapshotName, snapshotOffset } from '../snapshot-store';
 
@@ -31,17 +29,9 @@ export class NatsSnapshotStore implements SnapshotStore {
   }
 
   static async open(options: NatsLogOptions): Promise<NatsSnapshotStore> {
-    useNodeSha256();
     const bucket = snapshotBucket(options.stream);
-    const nc = await connectNats(options);
-    try {
-      const objm = new Objm(jetstream(nc, { timeout: options.timeoutMs }));
-      const store = await objm.create(bucket, { replicas: options.replicas, storage: StorageType.File });
-      return new NatsSnapshotStore(nc, store, bucket);
-    } catch (error) {
-      await nc.close();
-      throw error;
-    }
+    const { nc, store } = await connectBucket(options, bucket, 'create');
+    return new NatsSnapshotStore(nc, store, bucket);
   }
 
   async close(): Promise<void> {

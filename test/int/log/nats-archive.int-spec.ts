@@ -8,7 +8,7 @@ import { LogScope } from '../../../src/log/event-log';
 import { ArchiveDamagedError } from '../../../src/log/nats/archive/archive-damaged.error';
 import { ArchiveGapError } from '../../../src/log/nats/archive/archive-gap.error';
 import { archiveBucket } from '../../../src/log/nats/archive/stream-archive';
-import { useNodeSha256 } from '../../../src/log/nats/object-store-digest';
+import { useNodeSha256 } from '../../../src/log/nats/object-store-connection';
 import { JetStreamEventLog } from '../../../src/log/nats/jetstream-event-log';
 import { NatsLogOptions } from '../../../src/log/nats/nats-log.options';
 import { StreamRecord } from '../../../src/log/nats/stream-reader';

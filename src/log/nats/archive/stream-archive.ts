@@ -1,8 +1,7 @@
 import { NatsConnection } from '@nats-io/nats-core';
-import { jetstream, JetStreamClient, StorageType } from '@nats-io/jetstream';
-import { ObjectStore, Objm } from '@nats-io/obj';
-import { useNodeSha256 } from '../object-store-digest';
-import { connectNats } from '../nats-connection';
+import { jetstream, JetStreamClient } from '@nats-io/jetstream';
+import { ObjectStore } from '@nats-io/obj';
+import { connectBucket } from '../object-store-connection';
 import { NatsLogOptions } from '../nats-log.options';
 import { StreamRecord } from '../stream-reader';
 import { ChunkEntry, chunkEntry, chunkMetadata, openChunk } from './archive-chunk';
@@ -38,34 +37,20 @@ export class StreamArchive {
   }
 
   /** The node's archive: created on first use. */
-  static open(options: NatsLogOptions): Promise<StreamArchive> {
-    return StreamArchive.connect(options, (objm, bucket) =>
-      objm.create(bucket, { replicas: options.replicas, storage: StorageType.File }),
-    );
+  static async open(options: NatsLogOptions): Promise<StreamArchive> {
+    const bucket = archiveBucket(options.stream);
+    const { nc, store } = await connectBucket(options, bucket, 'create');
+    return new StreamArchive(nc, store, bucket, options.timeoutMs);
   }
 
   /** The tools' archive: an existing bucket, or null when the stream never had one. */
   static async existing(options: NatsLogOptions): Promise<StreamArchive | null> {
-    try {
-      return await StreamArchive.connect(options, (objm, bucket) => objm.open(bucket));
-    } catch (error) {
-      if (/not found/i.test((error as Error).message)) return null;
-      throw error;
-    }
-  }
-
-  private static async connect(
-    options: NatsLogOptions,
-    bucketOf: (objm: Objm, bucket: string) => Promise<ObjectStore>,
-  ): Promise<StreamArchive> {
-    useNodeSha256();
     const bucket = archiveBucket(options.stream);
-    const nc = await connectNats(options);
     try {
-      const store = await bucketOf(new Objm(jetstream(nc, { timeout: options.timeoutMs })), bucket);
+      const { nc, store } = await connectBucket(options, bucket, 'open');
       return new StreamArchive(nc, store, bucket, options.timeoutMs);
     } catch (error) {
-      await nc.close();
+      if (/not found/i.test((error as Error).message)) return null;
       throw error;
     }
   }
