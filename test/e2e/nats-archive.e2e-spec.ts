@@ -1,32 +1,13 @@
 import { jetstreamManager, JetStreamManager } from '@nats-io/jetstream';
 import { NatsConnection } from '@nats-io/nats-core';
 import { connect } from '@nats-io/transport-node';
-import { execFile } from 'node:child_process';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { archiveBucket } from '../../src/log/nats/archive/stream-archive';
 import { freePort } from '../support/free-port';
 import { deleteStream, NATS_URL, snapshottingNodeEnv, uniqueStreamName } from '../support/nats-stream';
+import { builtNatsTool } from '../support/built-tool';
 import { ServiceProcess } from '../support/service-process';
 import { makeTempDir } from '../support/temp-dir';
 import { until } from '../support/until';
-
-const run = promisify(execFile);
-const DIST = join(__dirname, '..', '..', 'dist', 'tools');
-
-/** A built tool with the service's CHAT_NATS_* environment; its stdout, and its exit code. */
-async function tool(name: string, args: string[]): Promise<{ stdout: string; code: number }> {
-  try {
-    const { stdout } = await run(process.execPath, [join(DIST, `${name}.cli.js`), ...args], {
-      env: { ...process.env, CHAT_NATS_URL: NATS_URL },
-      maxBuffer: 64 * 1024 * 1024,
-    });
-    return { stdout, code: 0 };
-  } catch (error) {
-    const failed = error as { stdout: string; stderr: string; code: number };
-    return { stdout: failed.stdout + failed.stderr, code: failed.code };
-  }
-}
 
 /**
  * Issue 27's archive through the service (CHAT_NATS_ARCHIVE=object): writes, the snapshots they
@@ -47,7 +28,6 @@ describe('a service node archiving what it purges (real nats-server, built tools
 
   afterAll(async () => {
     await node?.stop();
-    await jsm.streams.delete(`OBJ_${archiveBucket(stream)}`).catch(() => false);
     await nc?.close();
     await deleteStream(stream);
     dir.remove();
@@ -75,9 +55,9 @@ describe('a service node archiving what it purges (real nats-server, built tools
     await until('a purge past offset 40', async () => ((await firstSeq()) >= 40 ? true : undefined), 60_000);
     const { last_seq: last, first_seq: first } = (await jsm.streams.info(stream)).state;
 
-    const events = await tool('events', ['--nats', stream]);
+    const events = await builtNatsTool('events', ['--nats', stream]);
     expect(events.code).toBe(0);
-    const lines = events.stdout
+    const lines = events.out
       .trim()
       .split('\n')
       .map((line) => JSON.parse(line) as { offset: number; record?: string });
@@ -88,8 +68,8 @@ describe('a service node archiving what it purges (real nats-server, built tools
       .map((line) => JSON.parse(line.record!).text);
     for (const text of texts.slice(0, first)) expect(printed).toContain(text);
 
-    const verify = await tool('verify', ['--nats', stream]);
-    expect(verify.stdout).toContain(
+    const verify = await builtNatsTool('verify', ['--nats', stream]);
+    expect(verify.out).toContain(
       `verify: OK: stream ${stream}: ${last} records (${first - 1} from object store ${archiveBucket(stream)})`,
     );
     expect(verify.code).toBe(0);

@@ -118,10 +118,7 @@ describe('the stream archive (real nats-server)', () => {
 
   afterAll(async () => {
     await Promise.all(logs.map((log) => log.close()));
-    for (const stream of [kept, archived, sealed]) {
-      await jsm.streams.delete(`OBJ_${archiveBucket(stream)}`).catch(() => false);
-      await deleteStream(stream);
-    }
+    for (const stream of [kept, archived, sealed]) await deleteStream(stream);
     await nc?.close();
   });
 

@@ -48,8 +48,11 @@ export async function* readHistory(request: HistoryRequest): AsyncGenerator<Stre
   if (at < until) throw new ArchiveGapError(at, until, 'the stream ends before them');
 }
 
-/** Why the archive does not hold `at` (it holds nothing from there on): none, or it began later. */
+/** Why the archive does not hold `at` (it holds nothing from there on): none, or it ends there. */
 function missing(at: number, archive: StreamArchive | null): string {
   if (archive === null) return 'they were purged and the stream has no archive (CHAT_NATS_ARCHIVE)';
-  return `no archive chunk starts at offset ${at} in ${archive.where} (chunk-${String(at).padStart(16, '0')}-…): purged before the archive was on, or while this read`;
+  return (
+    `${archive.where} ends at offset ${at}: purged unarchived (before the archive was on, or the stream ` +
+    'was lost and restarted after a snapshot), or purged while this read'
+  );
 }
