@@ -180,6 +180,14 @@ export class AppConfig {
    */
   @IsIn(['', 'keep', 'snapshot']) natsRetention: '' | 'keep' | 'snapshot' = '';
   /**
+   * With the nats backend and retention `snapshot`: `object` copies records into the object store
+   * `<stream>-archive` before a purge removes them (the whole history stays readable by the tools);
+   * `off`: purged records are gone.
+   */
+  @IsIn(['off', 'object']) natsArchive: 'off' | 'object' = 'off';
+  /** Bytes of records per archive chunk (a chunk ends after the record reaching it); same on every node. */
+  @IsInt() @Min(1024) @Max(64 * 1024 * 1024) natsArchiveChunkBytes = 8 * 1024 * 1024;
+  /**
    * With the nats backend: how long (ms) the stream may show less than this node applied before that
    * is a fork; meanwhile writes and applying wait (a replica answering during a leader election may
    * lag). 0: the first such view is a fork.

@@ -89,6 +89,8 @@ export const KNOBS: readonly Knob[] = [
   { env: 'CHAT_NATS_DUPLICATE_WINDOW_SECONDS', field: 'natsDuplicateWindowSeconds', kind: 'int' },
   { env: 'CHAT_NATS_TIMEOUT_MS', field: 'natsTimeoutMs', kind: 'int' },
   { env: 'CHAT_NATS_RETENTION', field: 'natsRetention', kind: 'string' },
+  { env: 'CHAT_NATS_ARCHIVE', field: 'natsArchive', kind: 'string' },
+  { env: 'CHAT_NATS_ARCHIVE_CHUNK_BYTES', field: 'natsArchiveChunkBytes', kind: 'int' },
   { env: 'CHAT_NATS_FORK_CONFIRM_MS', field: 'natsForkConfirmMs', kind: 'int' },
   { env: 'CHAT_SNAPSHOT_EVERY_EVENTS', field: 'snapshotEveryEvents', kind: 'int' },
   { env: 'CHAT_SNAPSHOT_SECONDS', field: 'snapshotSeconds', kind: 'number' },

@@ -160,6 +160,11 @@ export interface EventLog {
    * CHAT_NATS_RETENTION=snapshot; `offset` is the oldest kept shared snapshot's). A no-op otherwise.
    */
   purgeBefore?(offset: number): Promise<void>;
+  /**
+   * Writes of the archive `purgeBefore` makes first (nats: CHAT_NATS_ARCHIVE=object) that failed since
+   * open; each failure left the records in place. Absent: this log keeps no archive.
+   */
+  archiveFailures?(): number;
   /** Retention: drops whole segments (or the backend's unit) that end at or before `offset`. */
   truncateBefore(offset: number): Promise<void>;
   /**

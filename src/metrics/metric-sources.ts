@@ -37,6 +37,7 @@ export function attachMetricSources(app: INestApplication): void {
     logWritable: () => ((log.writeFault?.() ?? log.unavailable?.()) === undefined ? 1 : 0),
     logBacklog: () => log.backlog?.() ?? 0,
     eventLoopStalls: () => loop.stalls,
+    archiveFailures: () => log.archiveFailures?.() ?? 0,
     logForked: () => (log.writeFault?.() instanceof StreamForkedError ? 1 : 0),
     connections: () =>
       governor === undefined

@@ -16,6 +16,8 @@ export interface MetricSources {
   logBacklog(): number;
   /** Event-loop stalls since start (src/runtime). */
   eventLoopStalls(): number;
+  /** Archive writes that failed since start, each a purge not made (nats backend, CHAT_NATS_ARCHIVE). */
+  archiveFailures(): number;
   /** 1 while the shared log's history is not the one this node applied (it refuses writes), else 0. */
   logForked(): number;
   /** The public server's connections (src/http/connections), or null where none is governed. */
@@ -199,17 +201,30 @@ export class ServiceMetrics {
       '1 while the NATS stream does not hold the history this node applied (writes refused), else 0.',
       (s) => s.logForked(),
     );
-    let stallsCounted = 0;
-    new Counter({
-      name: 'chat_event_loop_stalls_total',
-      help: 'Times the event loop was blocked longer than CHAT_EVENT_LOOP_STALL_MS.',
-      registers: [this.registry],
-      collect() {
-        const now = sources()?.eventLoopStalls() ?? stallsCounted;
-        if (now > stallsCounted) this.inc(now - stallsCounted);
-        stallsCounted = now;
-      },
-    });
+    // Counters read from a running total the source keeps: what the source added since the last scrape.
+    const counted = (name: string, help: string, read: (s: MetricSources) => number): void => {
+      let seen = 0;
+      new Counter({
+        name,
+        help,
+        registers: [this.registry],
+        collect() {
+          const now = sources() === null ? seen : read(sources()!);
+          if (now > seen) this.inc(now - seen);
+          seen = now;
+        },
+      });
+    };
+    counted(
+      'chat_event_loop_stalls_total',
+      'Times the event loop was blocked longer than CHAT_EVENT_LOOP_STALL_MS.',
+      (s) => s.eventLoopStalls(),
+    );
+    counted(
+      'chat_nats_archive_failures_total',
+      'Archive writes that failed (CHAT_NATS_ARCHIVE=object); each one left the stream unpurged.',
+      (s) => s.archiveFailures(),
+    );
   }
 
   /** Connects the gauges to the live read models (once the application is built). */

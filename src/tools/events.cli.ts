@@ -6,11 +6,19 @@ import { SegmentedEventLog } from '../log/file/segmented-event-log';
 import { LogPoint, parseArgs, parseLogPoint, reached, UsageError } from './cli-args';
 import { runTool } from './cli-runner';
 import { existingDataDir } from './data-dir-arg';
+import { LogRecord } from '../log/event-log';
+import { NatsLogOptions } from '../log/nats/nats-log.options';
+import { withNatsHistory } from './nats-history';
+import { toolNatsOptions } from './tool-nats-options';
 
 const USAGE = [
   'usage: npm run events -- <data dir> [--room r] [--type t] [--since time|offset] [--until time|offset] [--from offset]',
+  '       npm run events -- --nats <stream> [the same filters]',
   '',
   'Prints the logged events of a data directory as JSON lines, oldest first (read-only, no lock).',
+  '  --nats s    read NATS stream s instead (CHAT_NATS_URL and credentials from the environment):',
+  "              its archive below the stream's first record (CHAT_NATS_ARCHIVE), the stream above;",
+  '              a missing or damaged archive chunk stops the listing, naming it (exit 1)',
   `  --type t    one of ${[...EVENT_TYPES].join(', ')}`,
   '  --room r    only events of room r',
   '  --since, --until   a log offset or an ISO time; --from starts reading at an offset',
@@ -43,24 +51,44 @@ export async function printEvents(
     logger: { log: () => undefined, warn: () => undefined },
   });
   await log.open();
-  let printed = 0;
   try {
-    for await (const record of log.read(from ?? log.firstOffset())) {
-      const event = decodeEvent(record.payload);
-      if (filter.until !== undefined && reached(filter.until, record.offset, event.at)) break;
-      if (!matches(filter, record.offset, event)) continue;
-      write(`${JSON.stringify({ offset: record.offset, time: formatTimestamp(event.at), ...event })}\n`);
-      printed++;
-    }
+    return await printRecords(log.read(from ?? log.firstOffset()), filter, write);
   } finally {
     await log.close();
+  }
+}
+
+/** Prints a NATS stream's events, its archive's included (withNatsHistory), as printEvents does. */
+export function printStreamEvents(
+  options: NatsLogOptions,
+  filter: EventFilter,
+  from: number | undefined,
+  write: (line: string) => void,
+): Promise<number> {
+  return withNatsHistory(options, from ?? 0, ({ records }) => printRecords(records, filter, write));
+}
+
+/** One JSON line per record that passes the filter; the number printed. */
+export async function printRecords(
+  records: AsyncIterable<LogRecord>,
+  filter: EventFilter,
+  write: (line: string) => void,
+): Promise<number> {
+  let printed = 0;
+  for await (const record of records) {
+    const event = decodeEvent(record.payload);
+    if (filter.until !== undefined && reached(filter.until, record.offset, event.at)) break;
+    if (!matches(filter, record.offset, event)) continue;
+    write(`${JSON.stringify({ offset: record.offset, time: formatTimestamp(event.at), ...event })}\n`);
+    printed++;
   }
   return printed;
 }
 
 async function main(argv: readonly string[]): Promise<void> {
-  const { positionals, options } = parseArgs(argv, ['room', 'type', 'since', 'until', 'from']);
-  if (positionals.length !== 1) throw new UsageError('give exactly one data directory');
+  const { positionals, options } = parseArgs(argv, ['room', 'type', 'since', 'until', 'from', 'nats']);
+  if (positionals.length !== (options.nats === undefined ? 1 : 0))
+    throw new UsageError('give exactly one data directory, or --nats <stream> and none');
   if (options.type !== undefined && !EVENT_TYPES.has(options.type))
     throw new UsageError(`--type ${options.type} matches no event type (${[...EVENT_TYPES].join(', ')})`);
   const filter: EventFilter = {
@@ -72,7 +100,9 @@ async function main(argv: readonly string[]): Promise<void> {
   if (options.from !== undefined && !/^\d+$/.test(options.from))
     throw new UsageError('--from takes a log offset');
   const from = options.from === undefined ? undefined : Number(options.from);
-  await printEvents(existingDataDir(positionals[0]), filter, from, (line) => process.stdout.write(line));
+  const write = (line: string) => process.stdout.write(line);
+  if (options.nats === undefined) await printEvents(existingDataDir(positionals[0]), filter, from, write);
+  else await printStreamEvents(toolNatsOptions(options.nats), filter, from, write);
 }
 
 if (require.main === module) {

@@ -27,13 +27,14 @@ export function natsLogOptions(stream: string, overrides: Partial<NatsLogOptions
   };
 }
 
-/** Deletes a test stream and its snapshots' object store (missing is fine: the test may have failed first). */
+/** Deletes a test stream and its object stores, snapshots and archive (missing is fine: the test may have failed first). */
 export async function deleteStream(stream: string, servers: readonly string[] = [NATS_URL]): Promise<void> {
   const nc = await connect({ servers: [...servers] });
   try {
     const jsm = await jetstreamManager(nc);
     await jsm.streams.delete(stream).catch(() => false);
     await jsm.streams.delete(`OBJ_${stream}-snapshots`).catch(() => false);
+    await jsm.streams.delete(`OBJ_${stream}-archive`).catch(() => false);
   } finally {
     await nc.close();
   }

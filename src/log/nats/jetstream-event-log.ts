@@ -22,6 +22,7 @@ import { effectiveRetention, ensureStream } from './stream-spec';
 import { NatsSnapshotStore } from './nats-snapshot-store';
 import { SnapshotStore } from '../snapshot-store';
 import { StreamFloor } from './stream-floor';
+import { StreamPurge } from './stream-purge';
 import { checksum, StreamGuard } from './stream-guard';
 import { readStream } from './stream-reader';
 import { TailRecord } from './stream-tail';
@@ -74,6 +75,7 @@ export class JetStreamEventLog implements EventLog {
     this.state = 'open';
     const nc = await connectNats(this.options);
     let snapshots: NatsSnapshotStore | undefined;
+    let purge: StreamPurge | undefined;
     try {
       await assertServerVersions(this.options);
       const jsm = await jetstreamManager(nc, { timeout: this.options.timeoutMs });
@@ -86,6 +88,7 @@ export class JetStreamEventLog implements EventLog {
       }
       this.retention = effectiveRetention(info, this.options);
       snapshots = await NatsSnapshotStore.open(this.options);
+      purge = await StreamPurge.open(jsm, this.options, this.floor);
       this.committedNext = info.state.last_seq;
       this.first = Math.max(0, info.state.first_seq - 1);
       this.floor.saw(info.state.first_seq);
@@ -98,6 +101,7 @@ export class JetStreamEventLog implements EventLog {
         floor: this.floor,
         heads: this.heads,
         snapshots,
+        purge,
         lastSeq: info.state.last_seq,
         apply: (records) => this.apply(records),
         // Appends made before close() still go out; a fork or a lost connection stops them.
@@ -107,6 +111,7 @@ export class JetStreamEventLog implements EventLog {
       });
     } catch (error) {
       await snapshots?.close();
+      await purge?.close();
       await nc.close();
       throw error;
     }
@@ -202,18 +207,17 @@ export class JetStreamEventLog implements EventLog {
   }
 
   /**
-   * Retention `snapshot`: purges the stream below the oldest kept shared snapshot (offset = seq − 1,
-   * so records from sequence `offset + 1` on stay). A node that starts later and cannot replay from
-   * its own checkpoint restores a snapshot instead (SnapshotRestore).
+   * Retention `snapshot`: purges below the oldest kept shared snapshot, archiving first when
+   * CHAT_NATS_ARCHIVE says so (StreamPurge). A later node short of it restores a snapshot instead.
    */
   async purgeBefore(offset: number): Promise<void> {
     if (this.retention !== 'snapshot' || !this.conn || offset <= this.first) return;
-    const { purged } = await this.conn.jsm.streams.purge(this.options.stream, { seq: offset + 1 });
-    this.first = offset;
-    this.floor.saw(offset + 1);
-    this.options.logger?.log(
-      `purged ${purged} record(s) below offset ${offset} from stream ${this.options.stream}`,
-    );
+    this.first = (await this.conn.purge.below(offset, this.first)) ?? this.first;
+  }
+
+  /** Archive writes that failed, each a purge not made (chat_nats_archive_failures_total). */
+  archiveFailures(): number {
+    return this.conn?.purge.failures ?? 0;
   }
 
   /**
@@ -236,6 +240,7 @@ export class JetStreamEventLog implements EventLog {
     await conn.chains.drain();
     conn.tail.stop();
     await conn.snapshots.close();
+    await conn.purge.close();
     await conn.nc.close();
   }
 

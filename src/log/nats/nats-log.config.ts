@@ -12,6 +12,8 @@ export function natsLogOptionsFrom(config: AppConfig, logger: NatsLogOptions['lo
     duplicateWindowSeconds: config.natsDuplicateWindowSeconds,
     timeoutMs: config.natsTimeoutMs,
     retention: config.natsRetention,
+    archive: config.natsArchive,
+    archiveChunkBytes: config.natsArchiveChunkBytes,
     forkConfirmMs: config.natsForkConfirmMs,
     credentials: {
       user: config.natsUser || undefined,

@@ -18,6 +18,13 @@ export interface NatsLogOptions {
    */
   readonly retention?: '' | 'keep' | 'snapshot';
   /**
+   * CHAT_NATS_ARCHIVE: `object` copies records into the object store `<stream>-archive` before a purge
+   * removes them (archive/FORMAT.md); `off` (absent) purges without a copy.
+   */
+  readonly archive?: 'off' | 'object';
+  /** CHAT_NATS_ARCHIVE_CHUNK_BYTES: an archive chunk ends after the record that brings it to this size. */
+  readonly archiveChunkBytes?: number;
+  /**
    * CHAT_NATS_FORK_CONFIRM_MS: how long the stream may show less than this node applied before that is
    * a fork (ShortfallWindow); absent: DEFAULT_FORK_CONFIRM_MS.
    */

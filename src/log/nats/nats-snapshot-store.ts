@@ -1,7 +1,6 @@
 import { NatsConnection } from '@nats-io/nats-core';
-import { jetstream, StorageType } from '@nats-io/jetstream';
-import { ObjectStore, Objm, setSha256Backend } from '@nats-io/obj';
-import { connectNats } from './nats-connection';
+import { ObjectStore } from '@nats-io/obj';
+import { connectBucket } from './object-store-connection';
 import { NatsLogOptions } from './nats-log.options';
 import { newestFirst, SnapshotEntry, SnapshotStore, snapshotName, snapshotOffset } from '../snapshot-store';
 
@@ -30,19 +29,9 @@ export class NatsSnapshotStore implements SnapshotStore {
   }
 
   static async open(options: NatsLogOptions): Promise<NatsSnapshotStore> {
-    // The client hashes every object it puts and gets; its default is a pure-JS SHA-256 (made for
-    // browsers), ~1 s per 40 MB on this machine, on the event loop. Node's own is the same digest.
-    setSha256Backend('native');
     const bucket = snapshotBucket(options.stream);
-    const nc = await connectNats(options);
-    try {
-      const objm = new Objm(jetstream(nc, { timeout: options.timeoutMs }));
-      const store = await objm.create(bucket, { replicas: options.replicas, storage: StorageType.File });
-      return new NatsSnapshotStore(nc, store, bucket);
-    } catch (error) {
-      await nc.close();
-      throw error;
-    }
+    const { nc, store } = await connectBucket(options, bucket, 'create');
+    return new NatsSnapshotStore(nc, store, bucket);
   }
 
   async close(): Promise<void> {

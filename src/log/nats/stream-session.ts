@@ -6,6 +6,7 @@ import { NatsSnapshotStore } from './nats-snapshot-store';
 import { ScopeHeads } from './scope-heads';
 import { StreamTail, TailRecord } from './stream-tail';
 import { StreamVerifier } from './stream-verifier';
+import { StreamPurge } from './stream-purge';
 import { TailWatchdog } from './tail-watchdog';
 
 /** What an open JetStreamEventLog holds: its connection and the parts wired on it. */
@@ -17,10 +18,12 @@ export interface StreamSession {
   readonly verifier: StreamVerifier;
   readonly watchdog: TailWatchdog;
   readonly snapshots: NatsSnapshotStore;
+  readonly purge: StreamPurge;
 }
 
 export interface SessionParts extends ChainIoParts {
   readonly snapshots: NatsSnapshotStore;
+  readonly purge: StreamPurge;
   readonly heads: ScopeHeads;
   /** The stream's last sequence at open: the tail starts after it, the guard adopts its record. */
   readonly lastSeq: number;
@@ -62,5 +65,5 @@ export async function openStreamSession(parts: SessionParts): Promise<StreamSess
   nc.subscribe(`$JS.EVENT.ADVISORY.STREAM.LEADER_ELECTED.${options.stream}`, {
     callback: () => verifier.disrupted('stream leader elected'),
   });
-  return { nc, jsm, tail, chains, verifier, watchdog, snapshots: parts.snapshots };
+  return { nc, jsm, tail, chains, verifier, watchdog, snapshots: parts.snapshots, purge: parts.purge };
 }

@@ -76,6 +76,21 @@ function wantedConfig(options: NatsLogOptions): Partial<StreamConfig> & { name: 
   return config as Partial<StreamConfig> & { name: string };
 }
 
+/**
+ * Creates the stream as the configuration wants it; `firstSeq` makes an empty stream continue after
+ * a snapshot (`npm run nats-restart-stream`, docs/scaling.md "Restore after losing the stream").
+ */
+export function createStream(
+  jsm: JetStreamManager,
+  options: NatsLogOptions,
+  firstSeq?: number,
+): Promise<StreamInfo> {
+  return jsm.streams.add({
+    ...wantedConfig(options),
+    ...(firstSeq === undefined ? {} : { first_seq: firstSeq }),
+  });
+}
+
 function differing(info: StreamInfo, wanted: readonly Expectation[]): Expectation[] {
   const actual = info.config as unknown as Record<string, unknown>;
   return wanted.filter(
@@ -121,7 +136,7 @@ export async function ensureStream(
     info = await jsm.streams.info(options.stream);
   } catch (error) {
     if (!(error instanceof JetStreamApiError) || error.code !== STREAM_NOT_FOUND) throw error;
-    return { info: await jsm.streams.add(wantedConfig(options)), upgraded: false };
+    return { info: await createStream(jsm, options), upgraded: false };
   }
   if (streamMismatches(info, options).length > 0 && isVersionOne(info, options)) {
     const config = { ...info.config };

@@ -1,11 +1,10 @@
-import { decodeEvent } from '../../events/event-codec';
 import { auditCheckpoints, checkpointedRingLengths } from './checkpoint-audit';
 import { auditChains } from './chain-audit';
 import { Finding } from './finding';
 import { auditLog, logBytes } from './log-audit';
 import { LogChainAudit } from './log-chain-audit';
 import { auditRings } from './ring-audit';
-import { signedRecordFailure } from './signature-audit';
+import { EventAudit } from './event-audit';
 import { auditStartup } from './startup-audit';
 
 export interface VerifyReport {
@@ -36,26 +35,14 @@ export interface VerifyOptions {
  */
 export async function verifyDataDir(root: string, options: VerifyOptions = {}): Promise<VerifyReport> {
   const findings: Finding[] = [];
-  let signed = 0;
-  let undecodable = false;
+  const events = new EventAudit();
   const bytesAtStart = logBytes(root);
   const logChain = await LogChainAudit.open(root, options.did);
   const log = await auditLog(root, (offset, payload, file) => {
     logChain.record(offset, payload);
-    let event;
-    try {
-      event = decodeEvent(payload);
-    } catch (error) {
-      undecodable = true;
-      findings.push({ file, offset, what: `undecodable event: ${(error as Error).message}` });
-      return;
-    }
-    if (event.type !== 'message.appended' || event.nonce === undefined) return;
-    signed++;
-    const failure = signedRecordFailure(event);
-    if (failure !== null) findings.push({ file, offset, what: `room ${event.room}: ${failure}` });
+    events.record(offset, payload, file);
   });
-  findings.push(...log.findings);
+  findings.push(...events.findings, ...log.findings);
   logChain.finish(log.head);
   findings.push(...logChain.findings);
   const checkpoints = await stage('checkpoints', findings, () => auditCheckpoints(root));
@@ -68,7 +55,7 @@ export async function verifyDataDir(root: string, options: VerifyOptions = {}): 
   }
   let ringsCompared: number | null = null;
   // A damaged or undecodable log replays only up to the damage: comparing rings would repeat that.
-  if (log.findings.length === 0 && !undecodable) {
+  if (log.findings.length === 0 && !events.undecodable) {
     const rings = await stage('rooms', findings, async () =>
       auditRings(root, () => logBytes(root) > bytesAtStart, await checkpointedRingLengths(root)),
     );
@@ -77,7 +64,7 @@ export async function verifyDataDir(root: string, options: VerifyOptions = {}): 
   }
   return {
     records: log.records,
-    signed,
+    signed: events.signed,
     checkpoints: checkpoints?.checked ?? 0,
     ringsCompared,
     chainsChecked: chains?.rooms ?? 0,

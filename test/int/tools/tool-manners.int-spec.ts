@@ -29,7 +29,17 @@ describe('command-line tools', () => {
   const dir = makeTempDir('agent-chat-tools');
   afterAll(() => dir.remove());
 
-  for (const name of ['events', 'replay', 'keygen', 'sign', 'nats-status', 'salvage', 'snapshot', 'verify']) {
+  for (const name of [
+    'events',
+    'replay',
+    'keygen',
+    'sign',
+    'nats-status',
+    'nats-restart-stream',
+    'salvage',
+    'snapshot',
+    'verify',
+  ]) {
     it(`${name}: --help and -h print the usage and exit 0; an unknown option exits 2`, () => {
       for (const flag of ['--help', '-h']) {
         const help = tool(name, [flag]);
