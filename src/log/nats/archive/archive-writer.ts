@@ -1,4 +1,5 @@
 import { readStream } from '../stream-reader';
+import { SubjectLayout } from '../subjects';
 import { encodeRecord, sealChunk } from './archive-chunk';
 import { archivedFrom } from './archive-reach';
 import { StreamArchive } from './stream-archive';
@@ -25,7 +26,12 @@ export async function archiveBelow(archive: StreamArchive, request: ArchiveReque
   let chunkFirst = start;
   let encoded: Buffer[] = [];
   let bytes = 0;
-  for await (const record of readStream(archive.js, request.stream, start, request.below)) {
+  for await (const record of readStream(
+    archive.js,
+    new SubjectLayout(request.stream),
+    start,
+    request.below,
+  )) {
     // Another node purged past here meanwhile (having archived them first, when its archive is on):
     // what this node archived so far is all its own purge may remove, and the stream is past it.
     if (record.offset !== chunkFirst + encoded.length) break;

@@ -1,5 +1,6 @@
 import { JetStreamClient } from '@nats-io/jetstream';
 import { readStream, StreamRecord } from '../stream-reader';
+import { SubjectLayout } from '../subjects';
 import { chunkName } from './archive-chunk';
 import { chunkAt } from './archive-reach';
 import { ArchiveGapError } from './archive-gap.error';
@@ -40,7 +41,7 @@ export async function* readHistory(request: HistoryRequest): AsyncGenerator<Stre
       `archive chunk ${chunkName(at, later.first)} is missing from ${archive.where}`,
     );
   }
-  for await (const record of readStream(request.js, request.stream, at, until)) {
+  for await (const record of readStream(request.js, new SubjectLayout(request.stream), at, until)) {
     if (record.offset !== at) throw new ArchiveGapError(at, record.offset, missing(at, archive));
     yield record;
     at++;
