@@ -24,11 +24,14 @@ export interface HistoryRequest {
  */
 export async function* readHistory(request: HistoryRequest): AsyncGenerator<StreamRecord> {
   const { archive, until } = request;
+  const layout = new SubjectLayout(request.stream);
   const entries = archive === null ? [] : await archive.entries();
   let at = request.from;
   for (let entry = chunkAt(entries, at); archive && entry && at < until; entry = chunkAt(entries, at)) {
     for (const record of await archive.read(entry)) {
-      if (record.offset >= at && record.offset < until) yield record;
+      // A chunk stores the subject, not the scope: derived as the stream's own records derive it.
+      if (record.offset >= at && record.offset < until)
+        yield { ...record, scope: layout.scopeOf(record.subject) };
     }
     at = entry.next;
   }
@@ -41,7 +44,7 @@ export async function* readHistory(request: HistoryRequest): AsyncGenerator<Stre
       `archive chunk ${chunkName(at, later.first)} is missing from ${archive.where}`,
     );
   }
-  for await (const record of readStream(request.js, new SubjectLayout(request.stream), at, until)) {
+  for await (const record of readStream(request.js, layout, at, until)) {
     if (record.offset !== at) throw new ArchiveGapError(at, record.offset, missing(at, archive));
     yield record;
     at++;
