@@ -42,7 +42,7 @@ describe('two nodes on one JetStream stream: streams resume across nodes, retrie
       CHAT_NATS_STREAM: stream,
       CHAT_DUPE_FILTER_SECONDS: '0',
     });
-    nodes = await Promise.all(dirs.map((dir) => ServiceProcess.start(env(dir.path))));
+    nodes = await ServiceProcess.startAll(dirs.map((dir) => () => ServiceProcess.start(env(dir.path))));
   }, 120_000);
 
   afterAll(async () => {
