@@ -81,19 +81,23 @@ describe('Grafana dashboard (deploy/grafana/agent-chat.json)', () => {
     // Checkpoints every 2 s, so the checkpoint panels have some within the load.
     const common = { CHAT_CHECKPOINT_SECONDS: '2', CHAT_METRICS_HOST: '127.0.0.1' };
     services.push(
-      await ServiceProcess.start({
-        ...common,
-        CHAT_ROOT: join(dir.path, 'file'),
-        CHAT_METRICS_PORT: String(metricsPorts[0]),
-      }),
-      await ServiceProcess.start({
-        ...common,
-        CHAT_ROOT: join(dir.path, 'nats'),
-        CHAT_METRICS_PORT: String(metricsPorts[1]),
-        CHAT_LOG_BACKEND: 'nats',
-        CHAT_NATS_URL: NATS_URL,
-        CHAT_NATS_STREAM: stream,
-      }),
+      ...(await ServiceProcess.startAll([
+        () =>
+          ServiceProcess.start({
+            ...common,
+            CHAT_ROOT: join(dir.path, 'file'),
+            CHAT_METRICS_PORT: String(metricsPorts[0]),
+          }),
+        () =>
+          ServiceProcess.start({
+            ...common,
+            CHAT_ROOT: join(dir.path, 'nats'),
+            CHAT_METRICS_PORT: String(metricsPorts[1]),
+            CHAT_LOG_BACKEND: 'nats',
+            CHAT_NATS_URL: NATS_URL,
+            CHAT_NATS_STREAM: stream,
+          }),
+      ])),
     );
     const port = await freePort();
     prometheusUrl = `http://127.0.0.1:${port}`;

@@ -54,7 +54,7 @@ describe('a rolling restart of 3 service nodes under a write and long-poll load 
   });
 
   it('loses no acknowledged write and leaves every export identical', async () => {
-    for (let n = 0; n < dirs.length; n++) nodes.push(await start(n));
+    nodes.push(...(await ServiceProcess.startAll(dirs.map((_, n) => () => start(n)))));
     const acked = new Set<string>();
     let refused = 0;
     let firstRefusal = '';

@@ -8,6 +8,10 @@ const ROOT = join(__dirname, '..', '..', '..');
 const TS_REGISTER = join(ROOT, 'test', 'support', 'ts-register.js');
 const SEED = '9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60';
 
+const tsCache = process.env.AGENT_CHAT_TS_CACHE
+  ? { AGENT_CHAT_TS_CACHE: process.env.AGENT_CHAT_TS_CACHE }
+  : {};
+
 /** Runs a tool from source as `npm run <tool>` runs its build: same entry, same exit codes. */
 function tool(name: string, args: readonly string[], env: Record<string, string> = {}, input?: string) {
   const result = spawnSync(
@@ -15,7 +19,8 @@ function tool(name: string, args: readonly string[], env: Record<string, string>
     ['-r', TS_REGISTER, join(ROOT, 'src', 'tools', `${name}.cli.ts`), ...args],
     {
       cwd: ROOT,
-      env: { PATH: process.env.PATH, ...env },
+      // A bare environment, but the run's transpile cache (read by ts-register only, not by the tool).
+      env: { PATH: process.env.PATH, ...tsCache, ...env },
       encoding: 'utf8',
       timeout: 30_000,
       input,

@@ -139,7 +139,8 @@ describe('tools/verify-export.mjs: an export and a signed head, checked offline 
   });
 
   it('proves a head saved before 1,000 more writes was extended, also after trimming dropped its records, and names a rewrite', async () => {
-    t = await TestApp.start({ ringBytes: 256 * 1024 });
+    // Thousands of writes: what is checked is the chain, not durability, so no fsync per write.
+    t = await TestApp.start({ ringBytes: 256 * 1024, fsync: 'none' });
     await write('grow', 1500);
     const savedHead = await headOf('grow');
     const saved = save(savedHead);
@@ -177,7 +178,7 @@ describe('tools/verify-export.mjs: an export and a signed head, checked offline 
   });
 
   it('refuses to link heads the ring no longer connects', async () => {
-    t = await TestApp.start({ ringBytes: 64 * 1024 });
+    t = await TestApp.start({ ringBytes: 64 * 1024, fsync: 'none' });
     await write('turn', 10);
     const early = save(await headOf('turn'));
     await write('turn', 2000, 10);
@@ -214,5 +215,5 @@ describe('tools/fetch-and-verify.mjs against the real service process (issue 29)
       await service.stop();
       dir.remove();
     }
-  });
+  }, 120_000); // a service process's start: seconds, over 30 s on a loaded machine with a cold transpile cache
 });
