@@ -1,9 +1,6 @@
-import { jetstreamManager, JetStreamManager } from '@nats-io/jetstream';
-import { NatsConnection } from '@nats-io/nats-core';
-import { connect } from '@nats-io/transport-node';
-import { deleteStream, NATS_URL, snapshottingNodeEnv, uniqueStreamName } from '../support/nats-stream';
+import { snapshottingNodeEnv } from '../support/nats-stream';
 import { ServiceProcess } from '../support/service-process';
-import { makeTempDir } from '../support/temp-dir';
+import { natsNodesFixture } from '../support/nats-nodes-fixture';
 import { until } from '../support/until';
 
 /** Quiet rooms: written once, then left while the stream is purged past their last record. */
@@ -32,11 +29,8 @@ async function exportsOf(node: ServiceProcess): Promise<string[]> {
  * exports of every room.
  */
 describe('writing to a room whose last record was purged (real nats-server)', () => {
-  const stream = uniqueStreamName('purged-head');
-  const dirs = ['a', 'b'].map((n) => makeTempDir(`nats-purged-head-${n}`));
-  const nodes: ServiceProcess[] = [];
-  let nc: NatsConnection;
-  let jsm: JetStreamManager;
+  const fixture = natsNodesFixture('purged-head', ['a', 'b']);
+  const { stream, dirs, nodes } = fixture;
 
   const env = (root: string) => snapshottingNodeEnv(root, stream);
   const start = async (root: string) => {
@@ -44,20 +38,8 @@ describe('writing to a room whose last record was purged (real nats-server)', ()
     nodes.push(node);
     return node;
   };
-  const firstSeq = async () => (await jsm.streams.info(stream)).state.first_seq;
-  const lastSeq = async () => (await jsm.streams.info(stream)).state.last_seq;
-
-  beforeAll(async () => {
-    nc = await connect({ servers: [NATS_URL] });
-    jsm = await jetstreamManager(nc);
-  });
-
-  afterAll(async () => {
-    await Promise.all(nodes.map((node) => node.stop()));
-    await nc?.close();
-    await deleteStream(stream);
-    for (const dir of dirs) dir.remove();
-  });
+  const firstSeq = async () => (await fixture.jsm.streams.info(stream)).state.first_seq;
+  const lastSeq = async () => (await fixture.jsm.streams.info(stream)).state.last_seq;
 
   it('neither node declares a fork, and both export identical rooms', async () => {
     const a = await start(dirs[0].path);
@@ -72,7 +54,7 @@ describe('writing to a room whose last record was purged (real nats-server)', ()
       60_000,
     );
     for (const room of QUIET) {
-      const stored = await jsm.streams
+      const stored = await fixture.jsm.streams
         .getMessage(stream, { last_by_subj: `chat.${stream}.v2.r:${room}` })
         .catch(() => null);
       expect(stored).toBeNull();

@@ -1,10 +1,7 @@
-import { jetstreamManager, JetStreamManager } from '@nats-io/jetstream';
-import { NatsConnection } from '@nats-io/nats-core';
-import { connect } from '@nats-io/transport-node';
-import { deleteStream, NATS_URL, snapshottingNodeEnv, uniqueStreamName } from '../support/nats-stream';
+import { snapshottingNodeEnv } from '../support/nats-stream';
 import { builtNatsTool } from '../support/built-tool';
 import { ServiceProcess } from '../support/service-process';
-import { makeTempDir } from '../support/temp-dir';
+import { natsNodesFixture } from '../support/nats-nodes-fixture';
 import { until } from '../support/until';
 
 /**
@@ -14,11 +11,8 @@ import { until } from '../support/until';
  * archive, name the records lost between it and the snapshot, and read on from the snapshot.
  */
 describe('restoring after losing the stream (real nats-server, built tools)', () => {
-  const stream = uniqueStreamName('restart');
-  const dirs = ['before', 'after'].map((n) => makeTempDir(`nats-restart-${n}`));
-  const nodes: ServiceProcess[] = [];
-  let nc: NatsConnection;
-  let jsm: JetStreamManager;
+  const fixture = natsNodesFixture('restart', ['before', 'after']);
+  const { stream, dirs, nodes } = fixture;
 
   const env = { CHAT_NATS_STREAM: stream };
   const start = async (root: string) => {
@@ -38,32 +32,20 @@ describe('restoring after losing the stream (real nats-server, built tools)', ()
     expect(response.status).toBe(200);
   };
 
-  beforeAll(async () => {
-    nc = await connect({ servers: [NATS_URL] });
-    jsm = await jetstreamManager(nc);
-  });
-
-  afterAll(async () => {
-    await Promise.all(nodes.map((node) => node.stop()));
-    await nc?.close();
-    await deleteStream(stream);
-    for (const dir of dirs) dir.remove();
-  });
-
   it('continues after the newest snapshot; the history reads up to the archive, then from the snapshot', async () => {
     const before = await start(dirs[0].path);
-    const firstSeq = async () => (await jsm.streams.info(stream)).state.first_seq;
+    const firstSeq = async () => (await fixture.jsm.streams.info(stream)).state.first_seq;
     for (let i = 0; i < 300 && (await firstSeq()) < 40; i++) await post(before, `before the loss ${i}`);
     await until('a purge past offset 40', async () => ((await firstSeq()) >= 40 ? true : undefined), 60_000);
     await before.stop();
     const archivedUpTo = (await firstSeq()) - 1;
 
     // The stream is lost; its object stores are not.
-    await jsm.streams.delete(stream);
+    await fixture.jsm.streams.delete(stream);
     expect((await builtNatsTool('nats-restart-stream', [], env)).code).toBe(0);
     const refused = await builtNatsTool('nats-restart-stream', [], env);
     expect([refused.code, refused.out]).toEqual([2, expect.stringContaining(`stream ${stream} exists`)]);
-    const { first_seq: first, last_seq: last } = (await jsm.streams.info(stream)).state;
+    const { first_seq: first, last_seq: last } = (await fixture.jsm.streams.info(stream)).state;
     expect(last).toBe(first - 1);
     const snapshot = first - 1;
     expect(snapshot).toBeGreaterThanOrEqual(archivedUpTo);
