@@ -1,4 +1,4 @@
-import { jetstream, jetstreamManager } from '@nats-io/jetstream';
+import { jetstream } from '@nats-io/jetstream';
 import {
   AppendOptions,
   AppendResult,
@@ -11,18 +11,15 @@ import {
 import { LogUnavailableError } from '../log.errors';
 import { tooManyRecords } from './append-batch';
 import { watchConnection } from './connection-watch';
-import { connectNats } from './nats-connection';
 import { StreamForkedError } from './nats-log.errors';
 import { NatsLogOptions } from './nats-log.options';
 import { DeliveryLag } from './delivery-lag';
 import { soundPrefix, soundRead } from './sound-prefix';
 import { ScopeHeads } from './scope-heads';
-import { assertServerVersions, versionProblem } from './server-versions';
-import { effectiveRetention, ensureStream } from './stream-spec';
-import { NatsSnapshotStore } from './nats-snapshot-store';
+import { versionProblem } from './server-versions';
+import { openStreamResources } from './stream-resources';
 import { SnapshotStore } from '../snapshot-store';
 import { StreamFloor } from './stream-floor';
-import { StreamPurge } from './stream-purge';
 import { checksum, StreamGuard } from './stream-guard';
 import { readStream } from './stream-reader';
 import { TailRecord } from './stream-tail';
@@ -73,22 +70,10 @@ export class JetStreamEventLog implements EventLog {
   async open(): Promise<void> {
     if (this.state !== 'new') throw new Error('JetStreamEventLog.open() may be called only once');
     this.state = 'open';
-    const nc = await connectNats(this.options);
-    let snapshots: NatsSnapshotStore | undefined;
-    let purge: StreamPurge | undefined;
+    const resources = await openStreamResources(this.options, this.layout, this.floor);
+    const { nc, jsm, info, snapshots, purge } = resources;
+    this.retention = resources.retention;
     try {
-      await assertServerVersions(this.options);
-      const jsm = await jetstreamManager(nc, { timeout: this.options.timeoutMs });
-      const { info, upgraded } = await ensureStream(jsm, this.options);
-      if (upgraded) {
-        this.options.logger?.warn(
-          `upgraded stream ${this.options.stream} in place: subjects ${this.layout.streamSubjects().join(',')}, ` +
-            'atomic batches on; its earlier records stay readable, nodes of older versions can no longer write',
-        );
-      }
-      this.retention = effectiveRetention(info, this.options);
-      snapshots = await NatsSnapshotStore.open(this.options);
-      purge = await StreamPurge.open(jsm, this.options, this.floor);
       this.committedNext = info.state.last_seq;
       this.first = Math.max(0, info.state.first_seq - 1);
       this.floor.saw(info.state.first_seq);
@@ -110,9 +95,7 @@ export class JetStreamEventLog implements EventLog {
         acknowledged: (seq) => this.lag.acknowledged(seq),
       });
     } catch (error) {
-      await snapshots?.close();
-      await purge?.close();
-      await nc.close();
+      await resources.close();
       throw error;
     }
     void watchConnection(nc, this.options, (lost) => this.connectionChanged(lost));
