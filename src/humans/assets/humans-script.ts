@@ -124,8 +124,11 @@ ${HUMANS_ROOM_SCRIPT}
 
   async function showListing() {
     clear();
+    var mine = shown;
     main.appendChild(el('h2', 'Rooms'));
     var rooms = await listRooms();
+    // Left while the rooms loaded (a click on "notes", say): the view now shown is not this one's.
+    if (mine !== shown) return;
     var list = el('ul', null, 'rooms');
     rooms.forEach(function (r) {
       var li = el('li');
